@@ -1,0 +1,91 @@
+// Reads supabase/config.toml (the Supabase CLI's format) into the settings the emulator's services use.
+import { readFile } from 'node:fs/promises';
+import { parse } from 'smol-toml';
+
+export interface AuthSettings {
+  siteUrl: string;
+  additionalRedirectUrls: string[];
+  jwtExpiry: number;
+  refreshTokenRotation: boolean;
+  refreshTokenReuseInterval: number;
+  enableSignup: boolean;
+  enableAnonymousSignIns: boolean;
+  minimumPasswordLength: number;
+  emailEnableSignup: boolean;
+  emailConfirmations: boolean;
+  otpLength: number;
+  otpExpiry: number;
+}
+
+export interface ProjectConfig {
+  projectId: string;
+  api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
+  auth: AuthSettings;
+  /** Per-function settings from `[functions.<name>]`; `verify_jwt` defaults to true. */
+  functions: Record<string, { verifyJwt: boolean }>;
+  seedEnabled: boolean;
+}
+
+type Table = Record<string, unknown>;
+
+function table(value: unknown): Table {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Table) : {};
+}
+function str(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' ? value : fallback;
+}
+function bool(value: unknown, fallback: boolean): boolean {
+  return typeof value === 'boolean' ? value : fallback;
+}
+function strings(value: unknown, fallback: string[]): string[] {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : fallback;
+}
+
+/** Turns parsed TOML into settings, filling in the CLI's local defaults for anything absent. */
+export function projectConfigFromToml(doc: Table): ProjectConfig {
+  const api = table(doc.api);
+  const auth = table(doc.auth);
+  const email = table(auth.email);
+  const functionsTable = table(doc.functions);
+  const functions: ProjectConfig['functions'] = {};
+  for (const [name, value] of Object.entries(functionsTable)) {
+    functions[name] = { verifyJwt: bool(table(value).verify_jwt, true) };
+  }
+  return {
+    projectId: str(doc.project_id, 'postbox'),
+    api: {
+      schemas: strings(api.schemas, ['public', 'graphql_public']),
+      extraSearchPath: strings(api.extra_search_path, ['public', 'extensions']),
+      maxRows: num(api.max_rows, 1000),
+    },
+    auth: {
+      siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),
+      additionalRedirectUrls: strings(auth.additional_redirect_urls, []),
+      jwtExpiry: num(auth.jwt_expiry, 3600),
+      refreshTokenRotation: bool(auth.enable_refresh_token_rotation, true),
+      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+      enableSignup: bool(auth.enable_signup, true),
+      enableAnonymousSignIns: bool(auth.enable_anonymous_sign_ins, false),
+      minimumPasswordLength: num(auth.minimum_password_length, 6),
+      emailEnableSignup: bool(email.enable_signup, true),
+      emailConfirmations: bool(email.enable_confirmations, false),
+      otpLength: num(email.otp_length, 6),
+      otpExpiry: num(email.otp_expiry, 3600),
+    },
+    functions,
+    seedEnabled: bool(table(table(doc.db).seed).enabled, true),
+  };
+}
+
+export async function loadProjectConfig(path: string): Promise<ProjectConfig> {
+  let text = '';
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  return projectConfigFromToml(parse(text) as Table);
+}

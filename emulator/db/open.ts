@@ -1,0 +1,77 @@
+// Opens the emulator's database: PGlite on disk or in memory, or a native server from DATABASE_URL.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm } from 'node:fs/promises';
+import pg from 'pg';
+import { openNative } from './native.js';
+import { openPglite } from './pglite.js';
+import type { Db } from './types.js';
+
+export interface OpenDatabaseOptions {
+  /** Native Postgres to use instead of PGlite. */
+  databaseUrl?: string;
+  /** PGlite: keep nothing on disk. Native: work in a throw-away database dropped on close. */
+  memory?: boolean;
+  /** PGlite data directory (ignored with memory or a databaseUrl). */
+  dataDir: string;
+  /** Drop the existing data first. */
+  reset?: boolean;
+}
+
+export interface OpenedDatabase {
+  db: Db;
+  /** Connection URL for SUPABASE_DB_URL; null for PGlite until the wire server is up. */
+  url: string | null;
+  /** True when the database was just created and needs bootstrap, migrations and seed. */
+  fresh: boolean;
+  close(): Promise<void>;
+}
+
+async function openNativeDatabase(
+  databaseUrl: string,
+  temporary: boolean,
+): Promise<OpenedDatabase> {
+  if (!temporary) {
+    const db = await openNative(databaseUrl);
+    const { rows } = await db.query<{ exists: boolean }>(
+      "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
+    );
+    return { db, url: databaseUrl, fresh: !rows[0]?.exists, close: () => db.close() };
+  }
+  // Each test instance gets a database of its own, so test files never see each other's rows.
+  const name = `postbox_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.pathname = '/' + name;
+  const db = await openNative(url.toString());
+  return {
+    db,
+    url: url.toString(),
+    fresh: true,
+    async close() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: databaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${pg.escapeIdentifier(name)} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
+  if (options.databaseUrl) return openNativeDatabase(options.databaseUrl, options.memory ?? false);
+  if (options.memory) {
+    const db = await openPglite();
+    return { db, url: null, fresh: true, close: () => db.close() };
+  }
+  if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
+  const pgdata = `${options.dataDir}/pgdata`;
+  await mkdir(options.dataDir, { recursive: true });
+  const db = await openPglite({ dataDir: pgdata });
+  const { rows } = await db.query<{ exists: boolean }>(
+    "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
+  );
+  return { db, url: null, fresh: !rows[0]?.exists, close: () => db.close() };
+}

@@ -1,0 +1,45 @@
+// The one database interface every emulator service uses, whether PGlite or a native Postgres is behind it.
+
+export interface QueryField {
+  name: string;
+  dataTypeID: number;
+}
+
+export interface QueryResult<R = Record<string, unknown>> {
+  rows: R[];
+  fields: QueryField[];
+  /** Rows inserted, updated or deleted by the statement (0 for reads). */
+  affectedRows: number;
+}
+
+/**
+ * Something SQL can be sent to: the pool, or one transaction's connection.
+ * Values come back parsed the same way on both backends: int2/int4/float as numbers, bool as
+ * boolean, json/jsonb parsed, and int8, numeric, dates and timestamps as Postgres's text.
+ */
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters. */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs fn in one transaction on one connection; commits when it resolves, rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** LISTEN on a channel; the returned function stops listening. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/** Type OIDs whose values are returned as Postgres's text on every backend (see Queryable). */
+export const TEXT_RESULT_TYPES: readonly number[] = [
+  20, // int8
+  1700, // numeric
+  1082, // date
+  1083, // time
+  1114, // timestamp
+  1184, // timestamptz
+  1186, // interval
+  1266, // timetz
+];

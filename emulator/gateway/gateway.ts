@@ -1,0 +1,69 @@
+// The API gateway: health, CORS, key → role rewrite, then hand-off to the service that owns the prefix.
+import type { EmulatorKeys } from '../keys.js';
+import { resolveAuthorization } from './credentials.js';
+import { preflightResponse, withCors } from './cors.js';
+import { matchRoute } from './routes.js';
+import type { GatewayContext, Service, ServiceName } from './types.js';
+
+export interface GatewayOptions {
+  keys: EmulatorKeys;
+  services: Partial<Record<ServiceName, Service>>;
+  log?: (message: string, err?: unknown) => void;
+}
+
+export type GatewayHandler = (req: Request, remoteAddress: string) => Promise<Response>;
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+export function createGateway({
+  keys,
+  services,
+  log = console.error,
+}: GatewayOptions): GatewayHandler {
+  return async function gateway(req, remoteAddress) {
+    const url = new URL(req.url);
+    if (url.pathname === '/health' || url.pathname === '/health/') {
+      return withCors(req, json(200, { status: 'ok' }));
+    }
+    const route = matchRoute(url.pathname);
+    if (!route) {
+      // Kong's answer for an unknown path.
+      return withCors(req, json(404, { message: 'no Route matched with those values' }));
+    }
+    if (route.gatewayCors && req.method === 'OPTIONS') return preflightResponse(req);
+
+    const service = services[route.service];
+    if (!service) {
+      const res = json(501, {
+        code: 'not_implemented',
+        message: `The emulator does not implement ${route.prefix} yet (see emulator/README.md).`,
+      });
+      return route.gatewayCors ? withCors(req, res) : res;
+    }
+
+    const apikey = req.headers.get('apikey') ?? url.searchParams.get('apikey');
+    let forwarded = req;
+    if (route.rewriteAuthorization) {
+      const authorization = resolveAuthorization(req.headers.get('authorization'), apikey, keys);
+      const headers = new Headers(req.headers);
+      if (authorization) headers.set('authorization', authorization);
+      else headers.delete('authorization');
+      forwarded = new Request(req, { headers });
+    }
+    const ctx: GatewayContext = { apikey, remoteAddress };
+    let res: Response;
+    try {
+      res = await service.handle(forwarded, ctx);
+    } catch (err) {
+      // Known errors carry their own response inside each service; anything reaching here is a bug.
+      log(`[gateway] ${req.method} ${url.pathname} failed`, err);
+      res = json(500, { code: 'internal', message: 'Internal server error' });
+    }
+    return route.gatewayCors ? withCors(req, res) : res;
+  };
+}

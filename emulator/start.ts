@@ -1,0 +1,124 @@
+// startEmulator(): boots the database, applies platform objects, migrations and seed, then serves the API.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { loadProjectConfig, type ProjectConfig } from './config.js';
+import { bootstrapPlatform } from './db/bootstrap.js';
+import { runMigrations, runSeed } from './db/migrations.js';
+import { openDatabase } from './db/open.js';
+import type { Db } from './db/types.js';
+import { createGateway } from './gateway/gateway.js';
+import { nodeListener } from './gateway/node-adapter.js';
+import type { Service, ServiceName } from './gateway/types.js';
+import { KEYS, type EmulatorKeys } from './keys.js';
+
+export interface StartEmulatorOptions {
+  /** Nothing on disk (PGlite in memory; a throw-away database with DATABASE_URL). */
+  memory?: boolean;
+  /** Drop existing data first. */
+  reset?: boolean;
+  /** PGlite data directory; default `<projectDir>/.postbox`. */
+  dataDir?: string;
+  /** API gateway port; 0 picks a free one. Default 54321. */
+  port?: number;
+  /** Postgres wire-protocol port for PGlite; 0 picks a free one, null turns it off. Default 54322. */
+  dbPort?: number | null;
+  /** Mail catcher ports; 0 picks free ones. Defaults 54324 (web/API) and 54325 (SMTP). */
+  mailWebPort?: number;
+  mailSmtpPort?: number;
+  /** Native Postgres instead of PGlite. Default: process.env.DATABASE_URL. */
+  databaseUrl?: string;
+  /** Folder holding `supabase/`. Default: the current directory. */
+  projectDir?: string;
+  /** Folder of edge functions; default `<projectDir>/supabase/functions`. */
+  functionsDir?: string;
+  /** Watch functions for changes and reload them (npm run dev). */
+  watchFunctions?: boolean;
+  host?: string;
+  log?: (message: string) => void;
+}
+
+export interface RunningEmulator {
+  /** Gateway URL, e.g. http://127.0.0.1:54321 — what SUPABASE_URL is set to. */
+  url: string;
+  keys: EmulatorKeys;
+  /** Postgres connection URL (wire protocol), or null when it is off. */
+  dbUrl: string | null;
+  mail: { url: string; smtpPort: number } | null;
+  config: ProjectConfig;
+  /** For the emulator's own unit tests only; tests of behaviour go through HTTP. */
+  db: Db;
+  stop(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolvePort((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
+  const log = options.log ?? (() => undefined);
+  const host = options.host ?? '127.0.0.1';
+  const projectDir = resolve(options.projectDir ?? process.cwd());
+  const supabaseDir = join(projectDir, 'supabase');
+  const config = await loadProjectConfig(join(supabaseDir, 'config.toml'));
+  const cleanups: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((err) => log(`shutdown step failed: ${(err as Error).message}`));
+    }
+  };
+
+  try {
+    const opened = await openDatabase({
+      databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL,
+      memory: options.memory,
+      reset: options.reset,
+      dataDir: options.dataDir ?? join(projectDir, '.postbox'),
+    });
+    cleanups.push(() => opened.close());
+    const { db } = opened;
+    log(`database: ${db.kind}${opened.fresh ? ' (fresh)' : ''}`);
+
+    await bootstrapPlatform(db);
+    const applied = await runMigrations(db, join(supabaseDir, 'migrations'));
+    if (applied.length) log(`migrations applied: ${applied.map((m) => m.version).join(', ')}`);
+    if (opened.fresh && config.seedEnabled && (await runSeed(db, join(supabaseDir, 'seed.sql')))) {
+      log('seed.sql applied');
+    }
+
+    // Listen first so every service knows the public URL (port 0 picks one).
+    const server = createServer();
+    const port = await listen(server, options.port ?? 54321, host);
+    const url = `http://${host}:${port}`;
+    cleanups.push(
+      () =>
+        new Promise<void>((done) => {
+          server.closeAllConnections();
+          server.close(() => done());
+        }),
+    );
+
+    const services: Partial<Record<ServiceName, Service>> = {};
+    // Services are wired here, one line each, as they are built.
+
+    for (const service of Object.values(services)) {
+      if (service.close) cleanups.push(() => service.close!());
+    }
+    const gateway = createGateway({ keys: KEYS, services });
+    server.on(
+      'request',
+      nodeListener(gateway, () => url),
+    );
+
+    return { url, keys: KEYS, dbUrl: opened.url, mail: null, config, db, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
