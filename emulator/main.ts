@@ -1,5 +1,6 @@
 // `npm run emulator`: parses the command line, starts the emulator and prints what `supabase status` prints.
 import { parseArgs } from 'node:util';
+import { banner } from './banner.js';
 import { startEmulator, type RunningEmulator } from './start.js';
 
 const USAGE = `Usage: npm run emulator -- [--data-dir DIR] [--memory] [--reset] [--port N]
@@ -8,28 +9,6 @@ const USAGE = `Usage: npm run emulator -- [--data-dir DIR] [--memory] [--reset] 
   --reset         drop the existing data and start fresh
   --port N        API gateway port (default 54321)
 Set DATABASE_URL to use a native Postgres server instead of the embedded one.`;
-
-export function banner(emu: RunningEmulator): string {
-  const rows: Array<[string, string]> = [
-    ['API URL', emu.url],
-    ['REST URL', `${emu.url}/rest/v1`],
-    ['Functions URL', `${emu.url}/functions/v1`],
-    ['DB URL', emu.dbUrl ?? '(wire protocol off)'],
-    ['Mail URL', emu.mail?.url ?? '(off)'],
-    ['SMTP port', emu.mail ? String(emu.mail.smtpPort) : '(off)'],
-    ['JWT secret', emu.keys.jwtSecret],
-    ['anon key', emu.keys.anon],
-    ['service_role key', emu.keys.serviceRole],
-    ['Publishable key', emu.keys.publishable],
-    ['Secret key', emu.keys.secret],
-  ];
-  const width = Math.max(...rows.map(([label]) => label.length));
-  return [
-    'Postbox emulator is running.',
-    '',
-    ...rows.map(([l, v]) => `  ${l.padStart(width)}: ${v}`),
-  ].join('\n');
-}
 
 async function main() {
   let values;
