@@ -11,6 +11,7 @@ import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
+import { startMail } from './mail/maildev.js';
 
 export interface StartEmulatorOptions {
   /** Nothing on disk (PGlite in memory; a throw-away database with DATABASE_URL). */
@@ -104,6 +105,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
         }),
     );
 
+    const mail = await startMail({
+      host,
+      webPort: options.mailWebPort ?? 54324,
+      smtpPort: options.mailSmtpPort ?? 54325,
+      log,
+    });
+    cleanups.push(() => mail.stop());
+
     const services: Partial<Record<ServiceName, Service>> = {};
     // Services are wired here, one line each, as they are built.
 
@@ -116,7 +125,15 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       nodeListener(gateway, () => url),
     );
 
-    return { url, keys: KEYS, dbUrl: opened.url, mail: null, config, db, stop };
+    return {
+      url,
+      keys: KEYS,
+      dbUrl: opened.url,
+      mail: { url: mail.url, smtpPort: mail.smtpPort },
+      config,
+      db,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
