@@ -9,6 +9,7 @@ import { openDatabase } from './db/open.js';
 import type { Db } from './db/types.js';
 import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
+import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
 import { startMail } from './mail/maildev.js';
@@ -115,6 +116,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
     const services: Partial<Record<ServiceName, Service>> = {};
     // Services are wired here, one line each, as they are built.
+    const realtime = createRealtimeService({ db, config, keys: KEYS, url });
+    services.realtime = realtime;
+    server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));
 
     for (const service of Object.values(services)) {
       if (service.close) cleanups.push(() => service.close!());

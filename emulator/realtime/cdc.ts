@@ -1,0 +1,231 @@
+// postgres_changes: capture triggers on publication supabase_realtime's tables, and delivery with filters and RLS (contract §4.3).
+import type { Db } from '../db/types.js';
+import { FilterError, parseFilter } from './filters.js';
+import type { Hub, PgBinding, Subscriber } from './hub.js';
+import { SETUP_SQL, SQL } from './sql.js';
+import { TableCatalog, type TableShape } from './tables.js';
+
+/** What the capture trigger (setup.sql `_realtime.capture`) notifies, or the id of a stored one. */
+interface CapturedChange {
+  relid: number;
+  schema: string;
+  table: string;
+  type: 'INSERT' | 'UPDATE' | 'DELETE';
+  commit_timestamp: string;
+  record: Record<string, unknown> | null;
+  old_record: Record<string, unknown> | null;
+}
+
+const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
+const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
+/** How often publication membership and catalogue caches are refreshed while anyone listens. */
+const REFRESH_MS = 1000;
+
+const pick = (record: Record<string, unknown> | null, allowed: Set<string>) =>
+  Object.fromEntries(Object.entries(record ?? {}).filter(([k]) => allowed.has(k)));
+
+export class ChangeFeed {
+  private readonly catalog: TableCatalog;
+  private queue: Promise<void> = Promise.resolve();
+  private reconciling: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly hub: Hub,
+    private readonly log: (message: string, err?: unknown) => void,
+  ) {
+    this.catalog = new TableCatalog(db);
+  }
+
+  async start(): Promise<void> {
+    await this.db.exec(SETUP_SQL);
+    this.unlisten = await this.db.listen('_realtime_change', (payload) => {
+      this.queue = this.queue
+        .then(() => this.handle(payload))
+        .catch((err) => this.log('[realtime] change delivery failed', err));
+    });
+    await this.reconcile();
+    this.timer = setInterval(() => {
+      if (![...this.hub.all()].some((s) => s.bindings.length)) return;
+      this.catalog.clear();
+      this.reconcile().catch((err) => this.log('[realtime] publication refresh failed', err));
+      this.db.query(SQL['purge-changes']).catch(() => undefined);
+    }, REFRESH_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.unlisten?.();
+    await this.queue;
+    await this.reconciling;
+  }
+
+  /**
+   * Puts the capture trigger on every table of publication supabase_realtime and takes it off
+   * tables that left it. Runs at start, on each subscription and every REFRESH_MS.
+   */
+  reconcile(): Promise<void> {
+    this.reconciling ??= this.doReconcile().finally(() => {
+      this.reconciling = null;
+    });
+    return this.reconciling;
+  }
+
+  private async doReconcile(): Promise<void> {
+    type Row = { schema: string; table: string; relid: string };
+    const published = await this.db.query<Row>(SQL['published-tables']);
+    const captured = await this.db.query<Row>(SQL['captured-tables']);
+    const want = new Set(published.rows.map((r) => r.relid));
+    const have = new Set(captured.rows.map((r) => r.relid));
+    for (const r of published.rows) {
+      if (have.has(r.relid)) continue;
+      await this.db.exec(
+        `create trigger _realtime_capture after insert or update or delete on ${ident(r.schema)}.${ident(r.table)} for each row execute function _realtime.capture()`,
+      );
+    }
+    for (const r of captured.rows) {
+      if (want.has(r.relid)) continue;
+      await this.db.exec(
+        `drop trigger if exists _realtime_capture on ${ident(r.schema)}.${ident(r.table)}`,
+      );
+    }
+  }
+
+  /**
+   * Checks the bindings of a new join and makes sure capture is in place, then tells the
+   * client as upstream does with a `system` message (ok, or error naming the parameters).
+   */
+  async subscribe(sub: Subscriber, raw: unknown[]): Promise<void> {
+    const problems: string[] = [];
+    for (const [i, binding] of sub.bindings.entries()) {
+      const problem = await this.check(binding, raw[i]);
+      if (problem) problems.push(problem);
+    }
+    if (problems.length) {
+      this.system(sub, 'error', problems.join('; '));
+      return;
+    }
+    await this.reconcile();
+    for (const binding of sub.bindings) binding.ready = true;
+    this.system(sub, 'ok', 'Subscribed to PostgreSQL');
+  }
+
+  private system(sub: Subscriber, status: 'ok' | 'error', message: string) {
+    sub.outlet.push({
+      joinRef: sub.joinRef,
+      ref: null,
+      topic: sub.topic,
+      event: 'system',
+      payload: { message, status, extension: 'postgres_changes', channel: sub.subTopic },
+    });
+  }
+
+  private async check(binding: PgBinding, raw: unknown): Promise<string | null> {
+    const r = (raw ?? {}) as Record<string, unknown>;
+    // Upstream's wording when it cannot set up a subscription (realtime PostgresCdcRls).
+    const params = `[event: ${String(r.event)}, schema: ${String(r.schema)}, table: ${String(r.table ?? '*')}, filters: ${JSON.stringify(r.filter ? [r.filter] : [])}]`;
+    const fail = (why: string) =>
+      `Unable to subscribe to changes with given parameters. ${why}. Please check Realtime is enabled for the given connect parameters: ${params}`;
+    if (!EVENTS.includes(String(r.event).toUpperCase())) return fail('Unknown event');
+    if (typeof r.schema !== 'string' || !r.schema) return fail('schema is required');
+    try {
+      binding.filter = parseFilter(r.filter);
+    } catch (err) {
+      if (err instanceof FilterError) return fail(err.message);
+      throw err;
+    }
+    if (!binding.table || binding.table === '*') {
+      if (binding.filter) return fail('A filter needs a table');
+      return null;
+    }
+    if (binding.schema === '*') return fail('A table needs a schema');
+    const relid = await this.catalog.relid(binding.schema, binding.table);
+    if (relid === null) return fail(`Table ${binding.schema}.${binding.table} does not exist`);
+    const shape = await this.catalog.shape(relid, binding.schema, binding.table);
+    if (binding.filter && !shape?.columns.some((c) => c.name === binding.filter!.column)) {
+      return fail(`Column ${binding.filter.column} does not exist`);
+    }
+    return null;
+  }
+
+  private async handle(payload: string): Promise<void> {
+    let change = JSON.parse(payload) as CapturedChange | { id: number };
+    if ('id' in change) {
+      const { rows } = await this.db.query<{ message: CapturedChange }>(SQL['take-change'], [
+        change.id,
+      ]);
+      if (!rows[0]) return;
+      change = rows[0].message;
+    }
+    await this.deliver(change);
+  }
+
+  private bindingApplies(b: PgBinding, c: CapturedChange): boolean {
+    return (
+      b.ready &&
+      (b.schema === '*' || b.schema === c.schema) &&
+      (!b.table || b.table === '*' || b.table === c.table) &&
+      (b.event === '*' || b.event === c.type)
+    );
+  }
+
+  private async deliver(change: CapturedChange): Promise<void> {
+    const shape = await this.catalog.shape(change.relid, change.schema, change.table);
+    if (!shape) return;
+    // DELETE filters see only what is in old_record (identity columns unless REPLICA IDENTITY FULL).
+    const filtered = change.type === 'DELETE' ? change.old_record : change.record;
+    for (const sub of [...this.hub.all()]) {
+      const ids: number[] = [];
+      for (const b of sub.bindings) {
+        if (!this.bindingApplies(b, change)) continue;
+        if (b.filter && !(await this.catalog.matches(shape, b.filter, filtered))) continue;
+        ids.push(b.id);
+      }
+      if (!ids.length) continue;
+      const data = await this.render(change, shape, sub);
+      if (data)
+        sub.outlet.push({
+          joinRef: null,
+          ref: null,
+          topic: sub.topic,
+          event: 'postgres_changes',
+          payload: { ids, data },
+        });
+    }
+  }
+
+  /**
+   * The change as this subscriber may see it (walrus realtime.apply_rls): nothing if their
+   * SELECT policy hides an INSERT/UPDATE row; columns they cannot select left out; no SELECT
+   * grant at all → the event with `errors: ["Error 401: Unauthorized"]`.
+   */
+  private async render(change: CapturedChange, shape: TableShape, sub: Subscriber) {
+    const { identity } = sub;
+    const view = await this.catalog.roleView(identity.role, shape.relid);
+    const base = {
+      schema: change.schema,
+      table: change.table,
+      commit_timestamp: change.commit_timestamp,
+      type: change.type,
+    };
+    if (!view.canSelect) {
+      return { ...base, columns: [], errors: ['Error 401: Unauthorized'] };
+    }
+    if (change.type !== 'DELETE' && shape.rls && !view.bypassRls) {
+      if (!(await this.catalog.visible(shape, identity, change.record))) return null;
+    }
+    const data: Record<string, unknown> = {
+      ...base,
+      columns: shape.columns
+        .filter((c) => view.columns.has(c.name))
+        .map((c) => ({ name: c.name, type: c.type })),
+      errors: null,
+    };
+    if (change.type !== 'DELETE') data.record = pick(change.record, view.columns);
+    if (change.type !== 'INSERT') data.old_record = pick(change.old_record, view.columns);
+    return data;
+  }
+}
