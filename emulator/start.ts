@@ -6,7 +6,9 @@ import { loadProjectConfig, type ProjectConfig } from './config.js';
 import { bootstrapPlatform } from './db/bootstrap.js';
 import { runMigrations, runSeed } from './db/migrations.js';
 import { openDatabase } from './db/open.js';
+import { isPgliteDb } from './db/pglite.js';
 import type { Db } from './db/types.js';
+import { startWireServer } from './db/wire.js';
 import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
 import { createRealtimeService } from './realtime/service.js';
@@ -90,8 +92,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     await bootstrapPlatform(db);
     const applied = await runMigrations(db, join(supabaseDir, 'migrations'));
     if (applied.length) log(`migrations applied: ${applied.map((m) => m.version).join(', ')}`);
-    if (opened.fresh && config.seedEnabled && (await runSeed(db, join(supabaseDir, 'seed.sql')))) {
+    if (config.seedEnabled && (await runSeed(db, join(supabaseDir, 'seed.sql')))) {
       log('seed.sql applied');
+    }
+    // PGlite has no server of its own: serve it so psql and SUPABASE_DB_URL work.
+    if (isPgliteDb(db) && options.dbPort !== null) {
+      const wire = await startWireServer({ db, port: options.dbPort ?? 54322, host, log });
+      cleanups.push(() => wire.close());
+      opened.url = wire.url;
     }
 
     // Listen first so every service knows the public URL (port 0 picks one).

@@ -13,9 +13,11 @@ export async function bootstrapPlatform(db: Db): Promise<void> {
     try {
       await db.exec(sql);
     } catch (err) {
-      throw new Error(`platform bootstrap ${file} failed: ${(err as Error).message}`, {
-        cause: err,
-      });
+      const code = (err as { code?: string }).code;
+      throw new Error(
+        `platform bootstrap ${file} failed: ${(err as Error).message}${code ? ` [SQLSTATE ${code}]` : ''}`,
+        { cause: err },
+      );
     }
   }
 }

@@ -19,11 +19,38 @@ export interface OpenDatabaseOptions {
 
 export interface OpenedDatabase {
   db: Db;
-  /** Connection URL for SUPABASE_DB_URL; null for PGlite until the wire server is up. */
+  /** Connection URL for SUPABASE_DB_URL; null for PGlite until startEmulator serves it (db/wire.ts). */
   url: string | null;
   /** True when the database was just created and needs bootstrap, migrations and seed. */
   fresh: boolean;
   close(): Promise<void>;
+}
+
+const TEMP_PREFIX = 'postbox_';
+/** Throw-away databases older than this were left by a run that crashed before dropping them. */
+const STALE_AFTER_MS = 6 * 60 * 60 * 1000;
+
+/** `postbox_<base36 ms>_<hex>` → its creation time, or null for other names. */
+export function tempDatabaseCreatedAt(name: string): number | null {
+  const match = name.match(/^postbox_([0-9a-z]+)_[0-9a-f]{8}$/);
+  return match ? parseInt(match[1]!, 36) : null;
+}
+
+/**
+ * Drops throw-away databases of crashed runs. Only old ones, and never one with a connection
+ * (a plain DROP DATABASE refuses those), so concurrent runs keep theirs; losing a race with
+ * another run dropping the same database is fine.
+ */
+async function dropStaleDatabases(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>(
+    "select datname from pg_database where datname like 'postbox\\_%'",
+  );
+  const cutoff = Date.now() - STALE_AFTER_MS;
+  for (const { datname } of rows) {
+    const createdAt = tempDatabaseCreatedAt(datname);
+    if (createdAt === null || createdAt > cutoff) continue;
+    await admin.query(`drop database if exists ${pg.escapeIdentifier(datname)}`).catch(() => {});
+  }
 }
 
 async function openNativeDatabase(
@@ -38,11 +65,15 @@ async function openNativeDatabase(
     return { db, url: databaseUrl, fresh: !rows[0]?.exists, close: () => db.close() };
   }
   // Each test instance gets a database of its own, so test files never see each other's rows.
-  const name = `postbox_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const name = `${TEMP_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: databaseUrl });
   await admin.connect();
-  await admin.query(`create database ${pg.escapeIdentifier(name)}`);
-  await admin.end();
+  try {
+    await dropStaleDatabases(admin);
+    await admin.query(`create database ${pg.escapeIdentifier(name)}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(databaseUrl);
   url.pathname = '/' + name;
   const db = await openNative(url.toString());
