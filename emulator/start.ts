@@ -14,6 +14,7 @@ import { nodeListener } from './gateway/node-adapter.js';
 import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
+import { createRestService } from './rest/index.js';
 import { startMail } from './mail/maildev.js';
 
 export interface StartEmulatorOptions {
@@ -124,6 +125,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
     const services: Partial<Record<ServiceName, Service>> = {};
     // Services are wired here, one line each, as they are built.
+    services.rest = createRestService({ db, config, keys: KEYS });
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;
     server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));

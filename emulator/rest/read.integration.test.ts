@@ -1,0 +1,284 @@
+// REST conformance, reads: every filter operator, logic trees, select grammar, order/paging, counts, single.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRestFixture, type RestFixture } from './test-fixtures.js';
+
+let f: RestFixture;
+beforeAll(async () => {
+  f = await startRestFixture();
+}, 60_000);
+afterAll(() => f?.emu.stop());
+
+async function ids(query: string): Promise<number[]> {
+  const order = query.includes('order=') ? '' : 'order=id&';
+  const res = await f.rest(`/books?select=id&${order}${query}`);
+  const body = (await res.json()) as Array<{ id: number }>;
+  if (res.status !== 200) throw new Error(`${res.status} ${JSON.stringify(body)}`);
+  return body.map((r) => r.id);
+}
+
+// One row per filter the client can emit (contract §1.2): query string → ids of matching books.
+const FILTERS: Array<[string, number[]]> = [
+  ['id=eq.2', [2]],
+  ['id=neq.2', [1, 3, 4]],
+  ['pages=gt.120', [3, 4]],
+  ['pages=gte.120', [1, 3, 4]],
+  ['pages=lt.120', [2]],
+  ['pages=lte.120', [1, 2]],
+  ['title=like.*o*', [1, 2, 4]],
+  ['title=ilike.c*', [3]],
+  ['title=match.^[NF]', [1, 2]],
+  ['title=imatch.^s', [4]],
+  ['note=is.null', [1, 3]],
+  ['note=not.is.null', [2, 4]],
+  ['note=isdistinct.classic', [1, 3, 4]],
+  ['id=in.(1,3)', [1, 3]],
+  ['note=in.("a,b (c)",classic)', [2, 4]],
+  ['id=not.in.(1,3)', [2, 4]],
+  ['tags=cs.{love}', [3]],
+  ['tags=cd.{poetry,memoir,x}', [2, 4]],
+  ['tags=ov.{math,memoir}', [1, 4]],
+  ['meta=cs.{"lang":"fr"}', [3]],
+  ['period=sl.[25,26)', [1, 2]],
+  ['period=sr.[21,22)', [3]],
+  ['period=nxl.[10,11)', [1]],
+  ['period=nxr.[20,21)', [3]],
+  ['period=adj.[40,50)', [3]],
+  ['period=ov.[8,9)', [1, 2]],
+  ['body=fts.frog', [2]],
+  ['body=fts(english).engines', [1]],
+  ['body=plfts.old pond', [2]],
+  ['body=phfts(english).old silent pond', [2]],
+  ['body=wfts.novel -courtesan', []],
+  ['body=wfts."ageing courtesan"', [3]],
+  ['title=like(any).{N*,S*}', [1, 4]],
+  ['title=ilike(all).{*o*,*e*}', [1]],
+  ['id=eq(any).{2,4}', [2, 4]],
+  ['meta->>lang=eq.ja', [2]],
+  ['meta->stars=gt.3', [1, 2]],
+  ['published=gte.1900-01-01', [3, 4]],
+  ['price=lt.10', [1, 2]],
+  ['or=(id.eq.1,pages.gt.160)', [1, 3]],
+  ['or=(id.eq.1,and(pages.gt.100,note.is.null))', [1, 3]],
+  ['and=(pages.gt.100,or(id.eq.4,title.eq.Notes))', [1, 4]],
+  ['not.or=(id.eq.1,id.eq.2)', [3, 4]],
+  ['or=(note.eq."a,b (c)",tags.cs.{poetry})', [2, 4]],
+  ['or=(id.in.(1,2),title.not.eq.Sido)&id=neq.3', [1, 2]],
+];
+
+describe('filters', () => {
+  it.each(FILTERS)('%s', async (query, expected) => {
+    expect(await ids(query)).toEqual(expected);
+  });
+
+  it('answers PGRST100 naming an unknown operator', async () => {
+    const res = await f.rest('/books?id=foo.1');
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.code).toBe('PGRST100');
+    expect(body.message).toContain('id=foo.1'.slice(3));
+    expect(res.headers.get('proxy-status')).toBe('PostgREST; error=PGRST100');
+  });
+
+  it('passes supabase-js filter builders through', async () => {
+    const { data, error } = await f.anon
+      .from('books')
+      .select('id')
+      .in('id', [1, 2, 3])
+      .not('note', 'is', null)
+      .or('pages.lt.50,title.eq.Cheri')
+      .order('id');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: 2 }]);
+    const { data: fts } = await f.anon.from('books').select('id').textSearch('body', 'frog & pond');
+    expect(fts).toEqual([{ id: 2 }]);
+  });
+});
+
+describe('select grammar', () => {
+  it('renders columns, aliases, casts and JSON paths as Postgres does', async () => {
+    const res = await f.rest(
+      '/books?select=id,name:title,price,p:pages::text,lang:meta->>lang,meta->tags,published&id=eq.1',
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await res.json()).toEqual([
+      {
+        id: 1,
+        name: 'Notes',
+        price: 9.99,
+        p: '120',
+        lang: 'en',
+        tags: ['a'],
+        published: '1843-01-01',
+      },
+    ]);
+  });
+
+  it('embeds to-one as an object (or null) and to-many as an array', async () => {
+    const { data, error } = await f.anon
+      .from('authors')
+      .select('name, country:countries(name), books(title), profiles(bio)')
+      .order('id');
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      {
+        name: 'Ada',
+        country: { name: 'France' },
+        books: [{ title: 'Notes' }],
+        profiles: { bio: 'First programmer' },
+      },
+      {
+        name: 'Basho',
+        country: { name: 'Japan' },
+        books: [{ title: 'Frog Pond' }],
+        profiles: null,
+      },
+      {
+        name: 'Colette',
+        country: { name: 'France' },
+        books: [{ title: 'Cheri' }, { title: 'Sido' }],
+        profiles: null,
+      },
+      { name: 'Nobody', country: null, books: [], profiles: null },
+    ]);
+  });
+
+  it('filters, orders and pages inside embeds; !inner filters the parent', async () => {
+    const res = await f.rest(
+      '/authors?select=name,books!inner(id,title)&books.pages=gt.100&books.order=id.desc&books.limit=1&order=id',
+    );
+    expect(await res.json()).toEqual([
+      { name: 'Ada', books: [{ id: 1, title: 'Notes' }] },
+      { name: 'Colette', books: [{ id: 4, title: 'Sido' }] },
+    ]);
+    const left = await f.rest(
+      '/authors?select=name,books(id)&books.or=(id.eq.2,id.eq.4)&order=id&limit=3',
+    );
+    expect(await left.json()).toEqual([
+      { name: 'Ada', books: [] },
+      { name: 'Basho', books: [{ id: 2 }] },
+      { name: 'Colette', books: [{ id: 4 }] },
+    ]);
+  });
+
+  it('filters parents by embed null-ness, and supports empty embeds for filtering', async () => {
+    const { data } = await f.anon
+      .from('authors')
+      .select('id, profiles(id)')
+      .not('profiles', 'is', null);
+    expect(data).toEqual([{ id: 1, profiles: { id: 1 } }]);
+    const res = await f.rest('/authors?select=id,countries!inner()&countries.name=eq.Japan');
+    expect(await res.json()).toEqual([{ id: 2 }]);
+  });
+
+  it('disambiguates with !fk and !column hints, and spreads to-one embeds', async () => {
+    const res = await f.rest(
+      '/messages?select=body,from:authors!messages_sender_fkey(name),to:authors!receiver_id(name)&order=id',
+    );
+    expect(await res.json()).toEqual([
+      { body: 'hi', from: { name: 'Ada' }, to: { name: 'Basho' } },
+      { body: 'yo', from: { name: 'Basho' }, to: { name: 'Ada' } },
+    ]);
+    const spread = await f.rest(
+      '/books?select=title,...authors(author:name,...countries(country:name))&id=eq.3',
+    );
+    expect(await spread.json()).toEqual([{ title: 'Cheri', author: 'Colette', country: 'France' }]);
+  });
+
+  it('answers 300 PGRST201 for an ambiguous embed and 400 PGRST200 for none', async () => {
+    const ambiguous = await f.rest('/messages?select=*,authors(*)');
+    expect(ambiguous.status).toBe(300);
+    const body = await ambiguous.json();
+    expect(body.code).toBe('PGRST201');
+    expect(body.details).toHaveLength(2);
+    const none = await f.rest('/books?select=*,messages(*)');
+    expect(none.status).toBe(400);
+    expect((await none.json()).code).toBe('PGRST200');
+  });
+
+  it('answers 400 PGRST108 for a filter on something not embedded', async () => {
+    const res = await f.rest('/books?select=id&authors.name=eq.Ada');
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('PGRST108');
+  });
+});
+
+describe('order, paging, counts', () => {
+  it('orders with nulls first/last and on several columns', async () => {
+    expect(await ids('order=note.desc.nullslast,id.asc')).toEqual([2, 4, 1, 3]);
+    const res = await f.rest('/books?select=id&order=note.asc.nullsfirst,id.desc');
+    expect((await res.json()).map((r: { id: number }) => r.id)).toEqual([3, 1, 4, 2]);
+  });
+
+  it('pages with limit/offset and reports Content-Range', async () => {
+    const res = await f.rest('/books?select=id&order=id&limit=2&offset=1');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-range')).toBe('1-2/*');
+    expect(await res.json()).toEqual([{ id: 2 }, { id: 3 }]);
+  });
+
+  it('counts exactly: 206 for a partial page, */0 when empty, 416 past the end', async () => {
+    const partial = await f.rest('/books?select=id&limit=2', {
+      headers: { Prefer: 'count=exact' },
+    });
+    expect(partial.status).toBe(206);
+    expect(partial.headers.get('content-range')).toBe('0-1/4');
+    const empty = await f.rest('/books?id=eq.99', { headers: { Prefer: 'count=exact' } });
+    expect(empty.status).toBe(200);
+    expect(empty.headers.get('content-range')).toBe('*/0');
+    const past = await f.rest('/books?offset=10', { headers: { Prefer: 'count=exact' } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get('content-range')).toBe('*/4');
+    expect((await past.json()).code).toBe('PGRST103');
+    for (const count of ['planned', 'estimated'] as const) {
+      const { count: n, data } = await f.anon.from('books').select('id', { count }).range(0, 0);
+      expect([n, data]).toEqual([4, [{ id: 1 }]]);
+    }
+  });
+
+  it('answers HEAD with headers only', async () => {
+    const { count, data, status } = await f.anon
+      .from('books')
+      .select('*', { count: 'exact', head: true });
+    expect([count, data, status]).toEqual([4, null, 200]);
+  });
+
+  it('truncates reads at max_rows (1000) silently', async () => {
+    const { data, count } = await f.anon.from('numbers').select('n', { count: 'exact' });
+    expect(data).toHaveLength(1000);
+    expect(count).toBe(1005);
+  });
+});
+
+describe('single and media types', () => {
+  it('returns an object for .single() and 406 PGRST116 for 0 or many rows', async () => {
+    const { data } = await f.anon.from('books').select('id,title').eq('id', 2).single();
+    expect(data).toEqual({ id: 2, title: 'Frog Pond' });
+    const many = await f.rest('/books?select=id', {
+      headers: { Accept: 'application/vnd.pgrst.object+json' },
+    });
+    expect(many.status).toBe(406);
+    expect(await many.json()).toEqual({
+      code: 'PGRST116',
+      message: 'Cannot coerce the result to a single JSON object',
+      details: 'The result contains 4 rows',
+      hint: null,
+    });
+    const { data: none, error } = await f.anon
+      .from('books')
+      .select('id')
+      .eq('id', 99)
+      .maybeSingle();
+    expect([none, error]).toEqual([null, null]);
+  });
+
+  it('answers 406 PGRST107 for an unacceptable Accept and strips nulls on request', async () => {
+    const bad = await f.rest('/books', { headers: { Accept: 'image/png' } });
+    expect(bad.status).toBe(406);
+    expect((await bad.json()).code).toBe('PGRST107');
+    const stripped = await f.rest('/books?select=id,note&id=eq.1', {
+      headers: { Accept: 'application/vnd.pgrst.array+json;nulls=stripped' },
+    });
+    expect(await stripped.json()).toEqual([{ id: 1 }]);
+  });
+});

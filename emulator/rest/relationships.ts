@@ -1,0 +1,127 @@
+// Relationships for embedding, derived from foreign keys (also through views), and their resolution.
+import { RestError } from './errors.js';
+import type { ForeignKeyRow, Table, ViewSourceRow } from './schema-cache.js';
+
+export interface Relationship {
+  /** many-to-one and one-to-one embed an object; one-to-many an array. */
+  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+  constraint: string;
+  source: Table;
+  target: Table;
+  /** Paired columns: source.sourceColumns[i] = target.targetColumns[i]. */
+  sourceColumns: string[];
+  targetColumns: string[];
+}
+
+const key = (t: Table) => `${t.schema}.${t.name}`;
+
+function isUnique(table: Table, columns: string[]): boolean {
+  return table.uniqueKeys.some(
+    (k) => k.length === columns.length && k.every((c) => columns.includes(c)),
+  );
+}
+
+/** Every table standing for `table`: itself plus views that read it and expose all `columns`. */
+function standIns(
+  table: Table,
+  columns: string[],
+  tables: Map<string, Table>,
+  views: ViewSourceRow[],
+): Table[] {
+  const out = [table];
+  for (const v of views) {
+    if (v.source_schema !== table.schema || v.source_table !== table.name) continue;
+    const view = tables.get(`${v.schema}.${v.view}`);
+    if (view && columns.every((c) => view.columnMap.has(c))) out.push(view);
+  }
+  return out;
+}
+
+export function buildRelationships(
+  tables: Map<string, Table>,
+  fks: ForeignKeyRow[],
+  views: ViewSourceRow[],
+): Map<string, Relationship[]> {
+  const out = new Map<string, Relationship[]>();
+  const add = (rel: Relationship) => {
+    const k = key(rel.source);
+    out.set(k, [...(out.get(k) ?? []), rel]);
+  };
+  for (const fk of fks) {
+    const child = tables.get(`${fk.schema}.${fk.table}`);
+    const parent = tables.get(`${fk.ref_schema}.${fk.ref_table}`);
+    if (!child || !parent) continue;
+    const oneToOne = isUnique(child, fk.columns);
+    for (const c of standIns(child, fk.columns, tables, views)) {
+      for (const p of standIns(parent, fk.ref_columns, tables, views)) {
+        add({
+          cardinality: oneToOne ? 'one-to-one' : 'many-to-one',
+          constraint: fk.name,
+          source: c,
+          target: p,
+          sourceColumns: fk.columns,
+          targetColumns: fk.ref_columns,
+        });
+        add({
+          cardinality: oneToOne ? 'one-to-one' : 'one-to-many',
+          constraint: fk.name,
+          source: p,
+          target: c,
+          sourceColumns: fk.ref_columns,
+          targetColumns: fk.columns,
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Finds the relationship `source` → `targetName` with an optional `!hint` (a constraint name or a
+ * column on either side), as PostgREST's `findRel` does.
+ */
+export function findRelationship(
+  relationships: Map<string, Relationship[]>,
+  source: Table,
+  targetName: string,
+  hint: string | undefined,
+): Relationship | RestError {
+  const all = relationships.get(key(source)) ?? [];
+  let found = all.filter((r) => r.target.name === targetName);
+  if (found.length > 1) {
+    const sameSchema = found.filter((r) => r.target.schema === source.schema);
+    if (sameSchema.length) found = sameSchema;
+  }
+  if (hint !== undefined) {
+    found = found.filter(
+      (r) =>
+        r.constraint === hint ||
+        (r.sourceColumns.length === 1 && r.sourceColumns[0] === hint) ||
+        (r.targetColumns.length === 1 && r.targetColumns[0] === hint),
+    );
+  }
+  if (found.length === 1) return found[0]!;
+  if (found.length === 0) {
+    return new RestError(
+      400,
+      'PGRST200',
+      `Could not find a relationship between '${source.name}' and '${targetName}' in the schema cache`,
+      `Searched for a foreign key relationship between '${source.name}' and '${targetName}'${
+        hint ? ` using the hint '${hint}'` : ''
+      } in the schema '${source.schema}', but no matches were found.`,
+    );
+  }
+  return new RestError(
+    300,
+    'PGRST201',
+    `Could not embed because more than one relationship was found for '${source.name}' and '${targetName}'`,
+    found.map((r) => ({
+      cardinality: r.cardinality,
+      embedding: `${source.name} with ${targetName}`,
+      relationship: `${r.constraint} using ${r.source.name}(${r.sourceColumns.join(', ')}) and ${r.target.name}(${r.targetColumns.join(', ')})`,
+    })),
+    `Try changing '${targetName}' to one of the following: ${found
+      .map((r) => `'${targetName}!${r.constraint}'`)
+      .join(', ')}. Find the desired relationship in the 'details' key.`,
+  );
+}

@@ -1,0 +1,90 @@
+// Per-request database context: who the caller is (from the bearer JWT) and the GUCs PostgREST sets.
+import type { Queryable } from '../db/types.js';
+import { verifyJwt, type JwtClaims } from '../keys.js';
+import { jwtError, RestError } from './errors.js';
+
+export interface Caller {
+  role: string;
+  claims: JwtClaims;
+}
+
+/**
+ * Verifies `Authorization: Bearer …` (the gateway has already turned API keys into JWTs).
+ * No Authorization at all means the anonymous role, as PostgREST with `db-anon-role` does.
+ */
+export async function callerFromRequest(req: Request): Promise<Caller> {
+  const header = req.headers.get('authorization');
+  if (!header) return { role: 'anon', claims: { role: 'anon' } };
+  const match = /^bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) {
+    throw jwtError('PGRST301', 'Invalid Authorization header: Bearer token expected');
+  }
+  const result = await verifyJwt(match[1]!);
+  if (!result.ok) {
+    if (result.reason === 'expired') throw jwtError('PGRST303', 'JWT expired');
+    throw jwtError('PGRST301', result.message);
+  }
+  const role = typeof result.claims.role === 'string' ? result.claims.role : 'anon';
+  return { role, claims: result.claims };
+}
+
+function cookies(header: string | null): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+export interface ContextOptions {
+  schema: string;
+  extraSearchPath: string[];
+  caller: Caller;
+  method: string;
+  /** Path as PostgREST sees it, without the /rest/v1 prefix (e.g. `/todos`). */
+  path: string;
+  headers: Headers;
+  readOnly: boolean;
+  timezone?: string;
+}
+
+/** Applies the transaction-local settings of contract §1.5 / §6.7 before the request's query. */
+export async function applyContext(tx: Queryable, opts: ContextOptions): Promise<void> {
+  if (opts.readOnly) await tx.query('set transaction read only');
+  const headers: Record<string, string> = {};
+  opts.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  const searchPath = [opts.schema, ...opts.extraSearchPath.filter((s) => s !== opts.schema)]
+    .map((s) => `"${s.replace(/"/g, '""')}"`)
+    .join(', ');
+  // set_config('role', …) is SET LOCAL ROLE; an unknown role fails with 22023 (→ 401).
+  await tx.query(
+    `select set_config('search_path', $1, true), set_config('role', $2, true),
+      set_config('request.jwt.claims', $3, true), set_config('request.method', $4, true),
+      set_config('request.path', $5, true), set_config('request.headers', $6, true),
+      set_config('request.cookies', $7, true)`,
+    [
+      searchPath,
+      opts.caller.role,
+      JSON.stringify(opts.caller.claims),
+      opts.method,
+      opts.path,
+      JSON.stringify(headers),
+      JSON.stringify(cookies(opts.headers.get('cookie'))),
+    ],
+  );
+  if (opts.timezone) {
+    try {
+      await tx.query(`select set_config('timezone', $1, true)`, [opts.timezone]);
+    } catch {
+      throw new RestError(
+        400,
+        'PGRST122',
+        'Invalid preferences given with handling=strict',
+        `Invalid preferences: timezone=${opts.timezone}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,70 @@
+// Response pieces shared by reads, writes and RPC: media-type negotiation, Content-Range and status.
+import { RestError } from './errors.js';
+import type { BodyShape } from './select-builder.js';
+
+const UNSUPPORTED: Array<[RegExp, string]> = [
+  [/^text\/csv$/, 'CSV output (Accept: text/csv)'],
+  [/^application\/vnd\.pgrst\.plan/, 'EXPLAIN output (Accept: application/vnd.pgrst.plan)'],
+  [/^application\/geo\+json$/, 'GeoJSON output (Accept: application/geo+json)'],
+];
+
+/** Picks the body shape from `Accept` (PostgREST's media-type negotiation, first acceptable wins). */
+export function negotiate(accept: string | null): BodyShape {
+  if (!accept || accept.trim() === '') return 'array';
+  for (const part of accept.split(',')) {
+    const [type = '', ...rawParams] = part.split(';').map((s) => s.trim().toLowerCase());
+    const stripped = rawParams.includes('nulls=stripped');
+    if (type === 'application/json' || type === '*/*' || type === 'application/*') return 'array';
+    if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') {
+      return stripped ? 'stripped-object' : 'object';
+    }
+    if (type === 'application/vnd.pgrst.array+json') return stripped ? 'stripped' : 'array';
+    for (const [pattern, feature] of UNSUPPORTED) {
+      if (pattern.test(type)) {
+        throw new RestError(501, 'PGRST501', `The emulator does not implement ${feature}`);
+      }
+    }
+  }
+  throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept}`);
+}
+
+export const isSingular = (shape: BodyShape) => shape === 'object' || shape === 'stripped-object';
+
+export function contentType(shape: BodyShape): string {
+  return isSingular(shape)
+    ? 'application/vnd.pgrst.object+json; charset=utf-8'
+    : 'application/json; charset=utf-8';
+}
+
+/** `0-9/123`, `*\/0` for an empty page, `/*` when the total is unknown (contract §1.3). */
+export function contentRange(offset: number, pageTotal: number, total: number | null): string {
+  const range = pageTotal > 0 ? `${offset}-${offset + pageTotal - 1}` : '*';
+  return `${range}/${total ?? '*'}`;
+}
+
+/** PostgREST's rangeStatus: 416 past the end, 206 for a partial page of a known total. */
+export function readStatus(offset: number, pageTotal: number, total: number | null): number {
+  if (total === null) return 200;
+  if (offset > total) {
+    throw new RestError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      `An offset of ${offset} was requested, but there are only ${total} rows.`,
+      null,
+      { 'Content-Range': `*/${total}` },
+    );
+  }
+  return pageTotal < total ? 206 : 200;
+}
+
+/** 406 PGRST116 when `.single()` did not get exactly one row (PostgREST v13+ wording). */
+export function checkSingular(shape: BodyShape, rows: number): void {
+  if (!isSingular(shape) || rows === 1) return;
+  throw new RestError(
+    406,
+    'PGRST116',
+    'Cannot coerce the result to a single JSON object',
+    `The result contains ${rows} rows`,
+  );
+}

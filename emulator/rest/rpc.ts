@@ -1,0 +1,175 @@
+// RPC: `/rpc/fn` with named arguments (POST body or GET query), scalar/composite/SETOF results, void → 204.
+import type { Queryable } from '../db/types.js';
+import { RestError } from './errors.js';
+import type { Preferences } from './prefer.js';
+import type { ParsedQuery } from './query-params.js';
+import { checkSingular, contentRange, contentType, readStatus } from './response.js';
+import type { DbFunction, SchemaCache, Table } from './schema-cache.js';
+import {
+  bodyExpr,
+  buildLevel,
+  checkAllLevelsUsed,
+  newContext,
+  renderColumns,
+  type BodyShape,
+} from './select-builder.js';
+import { ident } from './sql.js';
+
+const isJsonType = (t: string) => t === 'json' || t === 'jsonb';
+
+/** A function taking one unnamed json/jsonb argument receives the whole POST body. */
+function takesWholeBody(fn: DbFunction): boolean {
+  return fn.args.length === 1 && fn.args[0]!.name === '' && isJsonType(fn.args[0]!.type);
+}
+
+function accepts(fn: DbFunction, names: string[]): boolean {
+  const argNames = fn.args.map((a) => a.name);
+  const required = fn.args.slice(0, fn.args.length - fn.nDefaults).map((a) => a.name);
+  return names.every((n) => argNames.includes(n)) && required.every((n) => names.includes(n));
+}
+
+/** Picks the overload matching the given argument names (PostgREST's `findProc`). */
+export function chooseFunction(
+  cache: SchemaCache,
+  schema: string,
+  name: string,
+  argNames: string[],
+  isPost: boolean,
+): DbFunction {
+  const candidates = cache.functions.get(`${schema}.${name}`) ?? [];
+  let matches = candidates.filter((fn) => accepts(fn, argNames));
+  if (matches.length === 0 && isPost) matches = candidates.filter(takesWholeBody);
+  if (matches.length > 1) {
+    const exact = matches.filter((fn) => fn.args.length === argNames.length);
+    if (exact.length === 1) matches = exact;
+  }
+  if (matches.length === 1) return matches[0]!;
+  const signature = `${schema}.${name}(${[...argNames].sort().join(', ')})`;
+  if (matches.length === 0) {
+    throw new RestError(
+      404,
+      'PGRST202',
+      `Could not find the function ${signature} in the schema cache`,
+      `Searched for the function ${schema}.${name}${
+        argNames.length
+          ? ` with parameters ${[...argNames].sort().join(', ')}`
+          : ' without parameters'
+      } or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+    );
+  }
+  throw new RestError(
+    300,
+    'PGRST203',
+    `Could not choose the best candidate function between: ${matches
+      .map((fn) => `${schema}.${name}(${fn.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`)
+      .join(', ')}`,
+    null,
+    'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
+  );
+}
+
+export interface RpcRequest {
+  tx: Queryable;
+  method: string;
+  cache: SchemaCache;
+  fn: DbFunction;
+  /** Named arguments (POST body or GET query values), or the whole body for a json-body function. */
+  args: unknown;
+  query: ParsedQuery;
+  prefs: Preferences;
+  shape: BodyShape;
+}
+
+/** The call expression and the FROM items that turn the JSON arguments into typed values. */
+function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; argsFrom: string } {
+  const name = `${ident(r.fn.schema)}.${ident(r.fn.name)}`;
+  if (
+    takesWholeBody(r.fn) &&
+    !(typeof r.args === 'object' && r.args !== null && r.fn.args[0]!.name in r.args)
+  ) {
+    return { call: `${name}(${add(JSON.stringify(r.args))}::${r.fn.args[0]!.type})`, argsFrom: '' };
+  }
+  const given = Object.keys(r.args as object);
+  const used = r.fn.args.filter((a) => given.includes(a.name));
+  if (used.length === 0) return { call: `${name}()`, argsFrom: '' };
+  // json_to_record converts JSON values (arrays, objects, numbers) to each argument's type.
+  const defs = used.map((a) => `${ident(a.name)} ${a.type}`).join(', ');
+  const call = `${name}(${used.map((a) => `${ident(a.name)} := pgrst_args.${ident(a.name)}`).join(', ')})`;
+  return {
+    call,
+    argsFrom: `json_to_record(${add(JSON.stringify(r.args))}::json) as pgrst_args(${defs})`,
+  };
+}
+
+export async function handleRpc(r: RpcRequest): Promise<Response> {
+  const fn = r.fn;
+  const returnsTable = fn.returnsComposite || fn.returnsSet;
+  const tableName = fn.returnType.replace(/^.*\./, '').replace(/"/g, '');
+  // A function returning a table's row type can be filtered and embedded like the table.
+  const rowTable: Table = r.cache.tables.get(`${fn.schema}.${tableName}`) ?? {
+    schema: fn.schema,
+    name: fn.name,
+    kind: 'f',
+    columns: [],
+    columnMap: new Map(),
+    primaryKey: [],
+    uniqueKeys: [],
+  };
+  const ctx = newContext(r.cache, r.query.levels);
+  const { call, argsFrom } = callSql(r, (v) => ctx.params.add(v));
+  const lateral = argsFrom ? `${argsFrom}, ` : '';
+
+  if (fn.returnType === 'void') {
+    await r.tx.query(`select ${call}${argsFrom ? ` from ${argsFrom}` : ''}`, ctx.params.values);
+    return new Response(null, { status: 204 });
+  }
+  if (!returnsTable) {
+    const { rows } = await r.tx.query<{ body: string }>(
+      `select coalesce(to_json(${call})::text, 'null') as body${argsFrom ? ` from ${argsFrom}` : ''}`,
+      ctx.params.values,
+    );
+    return new Response(r.method === 'HEAD' ? null : rows[0]!.body, {
+      status: 200,
+      headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    });
+  }
+  const scalarSet = !fn.returnsComposite;
+  const root = buildLevel(
+    ctx,
+    rowTable,
+    'pgrst_0',
+    scalarSet ? [{ kind: 'star' }] : r.query.select,
+    '',
+  );
+  checkAllLevelsUsed(ctx);
+  const fromItem = scalarSet ? `${call} as pgrst_0(pgrst_scalar)` : `${call} as pgrst_0`;
+  const where = root.where.length ? ` where ${root.where.join(' and ')}` : '';
+  const order = root.orderBy.length ? ` order by ${root.orderBy.join(', ')}` : '';
+  const offset = root.offset ?? 0;
+  const counted = r.prefs.count !== undefined;
+  const page =
+    `select ${renderColumns(root.columns)} from ${lateral}${fromItem}${where}${order}` +
+    `${root.limit !== undefined ? ` limit ${root.limit}` : ''}${offset ? ` offset ${offset}` : ''}`;
+  // A non-SETOF composite function answers an object, like PostgREST's single-row functions.
+  const shape: BodyShape = fn.returnsSet ? r.shape : 'object';
+  const body = scalarSet ? `coalesce(json_agg(pgrst_t.pgrst_scalar), '[]')::text` : bodyExpr(shape);
+  const sql =
+    `select ${counted ? `(select count(*) from ${lateral}${fromItem}${where})` : 'null'} as total, ` +
+    `count(pgrst_t)::int as page_total, ${body} as body from (${page}) pgrst_t`;
+  const { rows } = await r.tx.query<{ total: string | null; page_total: number; body: string }>(
+    sql,
+    ctx.params.values,
+  );
+  const row = rows[0]!;
+  const total = row.total === null ? null : Number(row.total);
+  const status = fn.returnsSet ? readStatus(offset, row.page_total, total) : 200;
+  if (fn.returnsSet) checkSingular(r.shape, row.page_total);
+  const text = row.body === '' ? 'null' : row.body;
+  return new Response(r.method === 'HEAD' ? null : text, {
+    status,
+    headers: {
+      'Content-Type': contentType(fn.returnsSet ? r.shape : 'array'),
+      'Content-Range': contentRange(offset, row.page_total, total),
+    },
+  });
+}

@@ -1,0 +1,165 @@
+// The REST schema cache: tables, columns, keys, relationships and functions of the exposed schemas.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Queryable } from '../db/types.js';
+import { buildRelationships, type Relationship } from './relationships.js';
+
+export interface Column {
+  name: string;
+  type: string;
+  typname: string;
+  nullable: boolean;
+  hasDefault: boolean;
+  generated: boolean;
+}
+
+export interface Table {
+  schema: string;
+  name: string;
+  kind: string;
+  columns: Column[];
+  columnMap: Map<string, Column>;
+  primaryKey: string[];
+  /** Unique constraints and the primary key, for one-to-one detection. */
+  uniqueKeys: string[][];
+}
+
+export interface FunctionArg {
+  name: string;
+  type: string;
+  mode: 'i' | 'o' | 'b' | 'v' | 't';
+}
+
+export interface DbFunction {
+  schema: string;
+  name: string;
+  /** Input arguments only, in order. */
+  args: FunctionArg[];
+  nDefaults: number;
+  returnsSet: boolean;
+  returnType: string;
+  returnsComposite: boolean;
+  volatility: 'i' | 's' | 'v';
+}
+
+export interface SchemaCache {
+  tables: Map<string, Table>;
+  functions: Map<string, DbFunction[]>;
+  /** Relationships keyed by the source table's `schema.name`. */
+  relationships: Map<string, Relationship[]>;
+}
+
+export const tableKey = (schema: string, name: string) => `${schema}.${name}`;
+
+/** Named queries from schema-cache.sql (`-- name: x` blocks); a missing name is a startup bug. */
+function loadQueries(): Map<string, string> {
+  const text = readFileSync(fileURLToPath(new URL('./schema-cache.sql', import.meta.url)), 'utf8');
+  const queries = new Map<string, string>();
+  for (const block of text.split(/^-- name: /m).slice(1)) {
+    const newline = block.indexOf('\n');
+    queries.set(
+      block.slice(0, newline).trim(),
+      block
+        .slice(newline + 1)
+        .trim()
+        .replace(/;$/, ''),
+    );
+  }
+  return queries;
+}
+
+const QUERIES = loadQueries();
+function sql(name: string): string {
+  const text = QUERIES.get(name);
+  if (!text) throw new Error(`schema-cache.sql has no query named ${name}`);
+  return text;
+}
+
+interface TableRow {
+  schema: string;
+  name: string;
+  kind: string;
+  columns: Column[];
+}
+interface KeyRow {
+  schema: string;
+  table: string;
+  name: string;
+  type: string;
+  columns: string[];
+}
+export interface ForeignKeyRow {
+  name: string;
+  schema: string;
+  table: string;
+  columns: string[];
+  ref_schema: string;
+  ref_table: string;
+  ref_columns: string[];
+}
+export interface ViewSourceRow {
+  schema: string;
+  view: string;
+  source_schema: string;
+  source_table: string;
+}
+interface FunctionRow {
+  schema: string;
+  name: string;
+  args: FunctionArg[];
+  n_defaults: number;
+  returns_set: boolean;
+  return_type: string;
+  returns_composite: boolean;
+  volatility: 'i' | 's' | 'v';
+}
+
+/** Reads the catalogue. Run as the connection's own (superuser) role, outside any request. */
+export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise<SchemaCache> {
+  const tablesResult = await db.query<TableRow>(sql('tables'), [schemas]);
+  const keysResult = await db.query<KeyRow>(sql('keys'), [schemas]);
+  const fksResult = await db.query<ForeignKeyRow>(sql('foreign_keys'), [schemas]);
+  const viewsResult = await db.query<ViewSourceRow>(sql('view_sources'), [schemas]);
+  const functionsResult = await db.query<FunctionRow>(sql('functions'), [schemas]);
+
+  const tables = new Map<string, Table>();
+  for (const row of tablesResult.rows) {
+    tables.set(tableKey(row.schema, row.name), {
+      schema: row.schema,
+      name: row.name,
+      kind: row.kind,
+      columns: row.columns,
+      columnMap: new Map(row.columns.map((c) => [c.name, c])),
+      primaryKey: [],
+      uniqueKeys: [],
+    });
+  }
+  for (const key of keysResult.rows) {
+    const table = tables.get(tableKey(key.schema, key.table));
+    if (!table) continue;
+    if (key.type === 'p') table.primaryKey = key.columns;
+    table.uniqueKeys.push(key.columns);
+  }
+
+  const functions = new Map<string, DbFunction[]>();
+  for (const row of functionsResult.rows) {
+    const fn: DbFunction = {
+      schema: row.schema,
+      name: row.name,
+      args: row.args.filter((a) => a.mode === 'i' || a.mode === 'b' || a.mode === 'v'),
+      nDefaults: row.n_defaults,
+      returnsSet: row.returns_set,
+      returnType: row.return_type,
+      returnsComposite: row.returns_composite,
+      volatility: row.volatility,
+    };
+    const key = tableKey(row.schema, row.name);
+    functions.set(key, [...(functions.get(key) ?? []), fn]);
+  }
+
+  return {
+    tables,
+    functions,
+    relationships: buildRelationships(tables, fksResult.rows, viewsResult.rows),
+  };
+}

@@ -1,0 +1,215 @@
+// Builds the SQL of a read: select list with embeds as correlated JSON subqueries, filters, order, paging.
+// As PostgREST does, the response body is rendered by Postgres itself (json_agg), so every value
+// has exactly Postgres's JSON rendering.
+import type { LevelQuery, OrderTerm, SelectItem } from './ast.js';
+import { RestError } from './errors.js';
+import { conditionSql, fieldSql } from './filter-sql.js';
+import { findRelationship, type Relationship } from './relationships.js';
+import type { SchemaCache, Table } from './schema-cache.js';
+import { ident, Params } from './sql.js';
+
+export interface BuildContext {
+  cache: SchemaCache;
+  params: Params;
+  levels: Map<string, LevelQuery>;
+  /** Embed paths that were matched to a select item (the rest are PGRST108). */
+  used: Set<string>;
+  aliasCount: number;
+}
+
+export function newContext(cache: SchemaCache, levels: Map<string, LevelQuery>): BuildContext {
+  return { cache, params: new Params(), levels, used: new Set(['']), aliasCount: 0 };
+}
+
+/** One output column: `key` null means `alias.*`. */
+interface OutColumn {
+  expr: string;
+  key: string | null;
+}
+
+interface Embedded {
+  rel: Relationship;
+  from: string;
+  join: string[];
+  /** join plus the embed's own filters: what `!inner` and null filters test. */
+  where: string[];
+  alias: string;
+}
+
+export interface BuiltLevel {
+  columns: OutColumn[];
+  where: string[];
+  orderBy: string[];
+  limit?: number;
+  offset?: number;
+}
+
+export const qualified = (t: Table) => `${ident(t.schema)}.${ident(t.name)}`;
+
+export function renderColumns(columns: OutColumn[]): string {
+  if (columns.length === 0) return '';
+  return columns.map((c) => (c.key === null ? c.expr : `${c.expr} as ${ident(c.key)}`)).join(', ');
+}
+
+function columnKey(item: Extract<SelectItem, { kind: 'column' }>): string {
+  const last = item.field.jsonPath[item.field.jsonPath.length - 1];
+  return item.alias ?? last?.key ?? item.field.name;
+}
+
+function orderSql(
+  term: OrderTerm,
+  alias: string,
+  embeds: Map<string, Embedded>,
+  params: Params,
+): string {
+  let expr: string;
+  if (term.relation !== undefined) {
+    const embed = embeds.get(term.relation);
+    if (!embed || embed.rel.cardinality === 'one-to-many') {
+      throw new RestError(
+        400,
+        'PGRST118',
+        `A related order on '${term.relation}' is not possible`,
+        `'${term.relation}' must be an embedded to-one resource of this request`,
+      );
+    }
+    expr = `(select ${fieldSql(embed.alias, term.field, params)} from ${embed.from} where ${embed.join.join(' and ')})`;
+  } else {
+    expr = fieldSql(alias, term.field, params);
+  }
+  return `${expr}${term.dir ? ` ${term.dir}` : ''}${term.nulls ? ` nulls ${term.nulls}` : ''}`;
+}
+
+/** Builds one level of the select tree (the root or an embed) reading `table` as `alias`. */
+export function buildLevel(
+  ctx: BuildContext,
+  table: Table,
+  alias: string,
+  items: SelectItem[],
+  path: string,
+): BuiltLevel {
+  const { params } = ctx;
+  const columns: OutColumn[] = [];
+  const where: string[] = [];
+  const embeds = new Map<string, Embedded>();
+  for (const item of items) {
+    if (item.kind === 'star') {
+      columns.push({ expr: `${alias}.*`, key: null });
+    } else if (item.kind === 'column') {
+      const base = fieldSql(alias, item.field, params);
+      columns.push({
+        expr: item.cast ? `cast(${base} as ${item.cast})` : base,
+        key: columnKey(item),
+      });
+    } else {
+      const rel = findRelationship(ctx.cache.relationships, table, item.name, item.hint);
+      if (rel instanceof RestError) throw rel;
+      const key = item.alias ?? item.name;
+      const childPath = path ? `${path}.${key}` : key;
+      const altPath = path ? `${path}.${item.name}` : item.name;
+      const levelPath = ctx.levels.has(childPath) ? childPath : altPath;
+      ctx.used.add(levelPath);
+      const childAlias = `pgrst_${++ctx.aliasCount}`;
+      const childItems =
+        item.spread && item.select.some((s) => s.kind === 'star')
+          ? item.select.flatMap((s): SelectItem[] =>
+              s.kind === 'star'
+                ? rel.target.columns.map((c) => ({
+                    kind: 'column',
+                    field: { name: c.name, jsonPath: [] },
+                  }))
+                : [s],
+            )
+          : item.select;
+      const child = buildLevel(ctx, rel.target, childAlias, childItems, levelPath);
+      const from = `${qualified(rel.target)} as ${childAlias}`;
+      const join = rel.sourceColumns.map(
+        (c, i) => `${childAlias}.${ident(rel.targetColumns[i]!)} = ${alias}.${ident(c)}`,
+      );
+      const childWhere = [...join, ...child.where];
+      const embedded: Embedded = { rel, from, join, where: childWhere, alias: childAlias };
+      embeds.set(key, embedded);
+      if (item.alias) embeds.set(item.name, embedded);
+      if (item.joinType === 'inner') {
+        where.push(`exists (select 1 from ${from} where ${childWhere.join(' and ')})`);
+      }
+      // `rel!inner()` only filters the parent; an empty embed adds no key (PostgREST v11+).
+      if (item.select.length === 0) continue;
+      const toMany = rel.cardinality === 'one-to-many';
+      if (item.spread) {
+        if (toMany) {
+          throw new RestError(
+            400,
+            'PGRST119',
+            `A spread operation on '${item.name}' is not possible`,
+            `'${table.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`,
+          );
+        }
+        for (const c of child.columns) {
+          columns.push({
+            expr: `(select ${c.expr} from ${from} where ${childWhere.join(' and ')})`,
+            key: c.key,
+          });
+        }
+        continue;
+      }
+      const inner =
+        `select ${renderColumns(child.columns) || 'null'} from ${from} where ${childWhere.join(' and ')}` +
+        (child.orderBy.length ? ` order by ${child.orderBy.join(', ')}` : '') +
+        (child.limit !== undefined ? ` limit ${child.limit}` : '') +
+        (child.offset !== undefined ? ` offset ${child.offset}` : '');
+      const e = `${childAlias}_e`;
+      const expr = toMany
+        ? `(select coalesce(json_agg(${e}), '[]') from (${inner}) ${e})`
+        : `(select to_json(${e}) from (${inner}) ${e})`;
+      columns.push({ expr, key });
+    }
+  }
+  const level = ctx.levels.get(path);
+  const embedNull = (name: string) => {
+    const e = embeds.get(name);
+    return e ? `exists (select 1 from ${e.from} where ${e.where.join(' and ')})` : null;
+  };
+  for (const cond of level?.conditions ?? []) {
+    where.push(conditionSql(cond, alias, table, params, embedNull));
+  }
+  const orderBy = (level?.order ?? []).map((t) => orderSql(t, alias, embeds, params));
+  return { columns, where, orderBy, limit: level?.limit, offset: level?.offset };
+}
+
+/** PGRST108 for filters on a path that is not embedded (PostgREST's `NotEmbedded`). */
+export function checkAllLevelsUsed(ctx: BuildContext): void {
+  for (const [path, level] of ctx.levels) {
+    if (ctx.used.has(path)) continue;
+    if (
+      !level.conditions.length &&
+      !level.order.length &&
+      level.limit === undefined &&
+      level.offset === undefined
+    )
+      continue;
+    throw new RestError(
+      400,
+      'PGRST108',
+      `'${path}' is not an embedded resource in this request`,
+      null,
+      `Verify that '${path}' is included in the 'select' query parameter.`,
+    );
+  }
+}
+
+export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object';
+
+/** The aggregate producing the response body from the page's rows `pgrst_t`. */
+export function bodyExpr(shape: BodyShape): string {
+  switch (shape) {
+    case 'array':
+      return `coalesce(json_agg(pgrst_t), '[]')::text`;
+    case 'object':
+      return `coalesce((json_agg(pgrst_t)->0)::text, '')`;
+    case 'stripped':
+      return `coalesce(json_agg(json_strip_nulls(to_json(pgrst_t))), '[]')::text`;
+    case 'stripped-object':
+      return `coalesce((json_agg(json_strip_nulls(to_json(pgrst_t)))->0)::text, '')`;
+  }
+}

@@ -1,0 +1,196 @@
+// The REST service (`/rest/v1`): routing, caller, profile, one transaction per request, one error handler.
+import type { ProjectConfig } from '../config.js';
+import type { Db } from '../db/types.js';
+import type { Service } from '../gateway/types.js';
+import type { EmulatorKeys } from '../keys.js';
+import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
+import { parsePrefer } from './prefer.js';
+import { parseQuery } from './query-params.js';
+import { applyContext, callerFromRequest, type Caller } from './request-context.js';
+import { negotiate } from './response.js';
+import { chooseFunction, handleRpc } from './rpc.js';
+import type { SchemaCache } from './schema-cache.js';
+import { createSchemaStore } from './schema-store.js';
+import { handleRead, handleWrite } from './table-handler.js';
+
+export interface RestServiceOptions {
+  db: Db;
+  config: ProjectConfig;
+  keys: EmulatorKeys;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const PREFIX = '/rest/v1';
+/** Errors that may come from a stale cache: reload once and retry before answering them. */
+const CACHE_MISSES = new Set(['PGRST200', 'PGRST202', 'PGRST204', 'PGRST205']);
+
+/** Carries a finished response out of a transaction that must roll back (`Prefer: tx=rollback`). */
+class Rollback {
+  constructor(readonly response: Response) {}
+}
+
+async function readPayload(req: Request): Promise<unknown> {
+  const text = await req.text();
+  const type = (req.headers.get('content-type') ?? 'application/json')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
+  if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) {
+    throw new RestError(415, 'PGRST107', `The request's Content-Type is not acceptable: ${type}`);
+  }
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (err) {
+    throw new RestError(400, 'PGRST102', 'Empty or invalid json', (err as Error).message);
+  }
+}
+
+export function createRestService({
+  db,
+  config,
+  log = console.error,
+}: RestServiceOptions): Service {
+  const schemas = config.api.schemas;
+  const store = createSchemaStore(db, schemas, log);
+
+  function profile(req: Request): string {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    const requested = req.headers.get(read ? 'accept-profile' : 'content-profile');
+    const schema = requested ?? schemas[0] ?? 'public';
+    if (!schemas.includes(schema)) {
+      throw new RestError(
+        406,
+        'PGRST106',
+        `Invalid schema: ${schema}`,
+        null,
+        `Only the following schemas are exposed: ${schemas.join(', ')}`,
+      );
+    }
+    return schema;
+  }
+
+  async function run(
+    req: Request,
+    url: URL,
+    cache: SchemaCache,
+    caller: Caller,
+    payload: unknown,
+  ): Promise<Response> {
+    const path = url.pathname.slice(PREFIX.length).replace(/\/+$/, '') || '/';
+    const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
+    const method = req.method;
+    const schema = profile(req);
+    const prefs = parsePrefer(req.headers.get('prefer'));
+    const shape = negotiate(req.headers.get('accept'));
+    const readOnly = method === 'GET' || method === 'HEAD';
+    const inTransaction = async (
+      fn: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<Response>,
+    ) => {
+      try {
+        return await db.transaction(async (tx) => {
+          await applyContext(tx, {
+            schema,
+            extraSearchPath: config.api.extraSearchPath,
+            caller,
+            method,
+            path,
+            headers: req.headers,
+            readOnly,
+            timezone: prefs.timezone,
+          });
+          const response = await fn(tx);
+          if (prefs.tx === 'rollback') throw new Rollback(response);
+          return response;
+        });
+      } catch (err) {
+        if (err instanceof Rollback) return err.response;
+        throw err;
+      }
+    };
+
+    if (segments.length === 2 && segments[0] === 'rpc') {
+      if (!['GET', 'HEAD', 'POST'].includes(method)) throw unsupportedMethod(method);
+      const isPost = method === 'POST';
+      const candidates = cache.functions.get(`${schema}.${segments[1]}`) ?? [];
+      const argNames = new Set(candidates.flatMap((fn) => fn.args.map((a) => a.name)));
+      const query = parseQuery(url.searchParams, isPost ? undefined : argNames);
+      const args: unknown = isPost ? payload : Object.fromEntries(query.rest);
+      const names = isPost
+        ? typeof args === 'object' && args !== null && !Array.isArray(args)
+          ? Object.keys(args)
+          : []
+        : query.rest.map(([k]) => k);
+      const fn = chooseFunction(cache, schema, segments[1]!, names, isPost);
+      return inTransaction((tx) => handleRpc({ tx, method, cache, fn, args, query, prefs, shape }));
+    }
+    if (segments.length === 0) {
+      throw new RestError(
+        501,
+        'PGRST501',
+        'The emulator does not implement the OpenAPI description (GET /rest/v1/)',
+      );
+    }
+    if (segments.length !== 1) {
+      throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`);
+    }
+    const table = cache.tables.get(`${schema}.${segments[0]}`);
+    if (!table) throw tableNotFound(schema, segments[0]!);
+    const query = parseQuery(url.searchParams);
+    const request = {
+      method,
+      cache,
+      table,
+      query,
+      prefs,
+      shape,
+      payload,
+      maxRows: config.api.maxRows,
+    };
+    if (readOnly) return inTransaction((tx) => handleRead({ ...request, tx }));
+    if (method === 'POST' || method === 'PATCH' || method === 'DELETE') {
+      return inTransaction((tx) => handleWrite({ ...request, tx }));
+    }
+    if (method === 'PUT') {
+      throw new RestError(
+        501,
+        'PGRST501',
+        'The emulator does not implement PUT (single-row upsert); use POST with Prefer: resolution=merge-duplicates',
+      );
+    }
+    throw unsupportedMethod(method);
+  }
+
+  return {
+    async handle(req) {
+      const url = new URL(req.url);
+      let caller: Caller | null = null;
+      try {
+        caller = await callerFromRequest(req);
+        const payload = ['POST', 'PATCH', 'PUT'].includes(req.method)
+          ? await readPayload(req)
+          : undefined;
+        let cache = await store.get();
+        try {
+          return await run(req, url, cache, caller, payload);
+        } catch (err) {
+          if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
+          // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
+          cache = await store.reload();
+          return await run(req, url, cache, caller, payload);
+        }
+      } catch (err) {
+        if (err instanceof RestError) return errorResponse(err, req.method);
+        if (isPgError(err))
+          return errorResponse(fromPgError(err, (caller?.role ?? 'anon') === 'anon'), req.method);
+        log(`[rest] ${req.method} ${url.pathname} failed`, err);
+        return errorResponse(new RestError(500, 'PGRST000', 'Internal server error'), req.method);
+      }
+    },
+    close: () => store.close(),
+  };
+}
+
+function unsupportedMethod(method: string): RestError {
+  return new RestError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+}

@@ -1,0 +1,191 @@
+// Reads (GET/HEAD) and writes (POST/PATCH/DELETE) on a table or view, run inside the request's transaction.
+import type { Queryable } from '../db/types.js';
+import { RestError } from './errors.js';
+import type { Preferences } from './prefer.js';
+import type { ParsedQuery } from './query-params.js';
+import { checkSingular, contentRange, contentType, readStatus } from './response.js';
+import type { SchemaCache, Table } from './schema-cache.js';
+import {
+  bodyExpr,
+  buildLevel,
+  checkAllLevelsUsed,
+  newContext,
+  qualified,
+  renderColumns,
+  type BodyShape,
+} from './select-builder.js';
+import {
+  checkColumns,
+  deleteSql,
+  insertColumns,
+  insertSql,
+  updateSql,
+  type Row,
+} from './write-builder.js';
+
+export interface TableRequest {
+  tx: Queryable;
+  method: string;
+  cache: SchemaCache;
+  table: Table;
+  query: ParsedQuery;
+  prefs: Preferences;
+  shape: BodyShape;
+  /** Parsed JSON payload (POST/PATCH). */
+  payload: unknown;
+  maxRows: number;
+}
+
+interface PageRow {
+  total: string | null;
+  page_total: number;
+  body: string;
+  inserted?: boolean | null;
+}
+
+const clause = (word: string, parts: string[], sep: string) =>
+  parts.length ? ` ${word} ${parts.join(sep)}` : '';
+
+export async function handleRead(r: TableRequest): Promise<Response> {
+  const ctx = newContext(r.cache, r.query.levels);
+  const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
+  checkAllLevelsUsed(ctx);
+  const from = `${qualified(r.table)} as pgrst_0${clause('where', root.where, ' and ')}`;
+  // max_rows truncates silently, as PostgREST's db-max-rows does.
+  const limit = Math.min(root.limit ?? Infinity, r.maxRows);
+  const offset = root.offset ?? 0;
+  const counted = r.prefs.count !== undefined;
+  const sql =
+    `select ${counted ? `(select count(*) from ${from})` : 'null'} as total, ` +
+    `count(pgrst_t)::int as page_total, ${bodyExpr(r.shape)} as body ` +
+    `from (select ${renderColumns(root.columns)} from ${from}${clause('order by', root.orderBy, ', ')}` +
+    `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
+  const { rows } = await r.tx.query<PageRow>(sql, ctx.params.values);
+  const row = rows[0]!;
+  const total = row.total === null ? null : Number(row.total);
+  const status = readStatus(offset, row.page_total, total);
+  checkSingular(r.shape, row.page_total);
+  return new Response(r.method === 'HEAD' ? null : row.body, {
+    status,
+    headers: {
+      'Content-Type': contentType(r.shape),
+      'Content-Range': contentRange(offset, row.page_total, total),
+    },
+  });
+}
+
+function payloadRows(payload: unknown): Row[] {
+  const isObject = (v: unknown): v is Row =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObject(payload)) return [payload];
+  if (Array.isArray(payload) && payload.every(isObject)) return payload;
+  throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+}
+
+/** PGRST124: with `handling=strict`, `max-affected=N` caps how many rows a write may touch. */
+function checkMaxAffected(prefs: Preferences, affected: number): void {
+  if (prefs.handling !== 'strict' || prefs.maxAffected === undefined) return;
+  if (affected > prefs.maxAffected) {
+    throw new RestError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${affected} rows`,
+    );
+  }
+}
+
+export async function handleWrite(r: TableRequest): Promise<Response> {
+  const ctx = newContext(r.cache, r.query.levels);
+  const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
+  checkAllLevelsUsed(ctx);
+  const { params } = ctx;
+  const paging = { orderBy: root.orderBy, limit: root.limit, offset: root.offset };
+  let mutation: string;
+  let isUpsertMerge = false;
+  if (r.method === 'POST') {
+    const rows = payloadRows(r.payload);
+    const columns = insertColumns(rows, r.query.columns);
+    checkColumns(r.table, columns);
+    if (r.query.onConflict) checkColumns(r.table, r.query.onConflict);
+    if (rows.length === 0) return writeResponse(r, { total: null, page_total: 0, body: '[]' });
+    mutation = insertSql(r.table, params, rows, columns, {
+      missingDefault: r.prefs.missing === 'default',
+      onConflict: r.query.onConflict,
+      resolution: r.prefs.resolution,
+    });
+    isUpsertMerge = r.prefs.resolution === 'merge-duplicates' && ['r', 'p'].includes(r.table.kind);
+  } else if (r.method === 'PATCH') {
+    const [body] = payloadRows(r.payload);
+    if (Array.isArray(r.payload) || !body)
+      throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+    checkColumns(r.table, Object.keys(body));
+    if (Object.keys(body).length === 0) {
+      // Nothing to set: PostgREST answers as if no row matched.
+      return writeResponse(r, { total: null, page_total: 0, body: '[]' });
+    }
+    mutation = updateSql(r.table, params, body, root.where, paging);
+  } else {
+    mutation = deleteSql(r.table, root.where, paging);
+  }
+
+  const wantsBody = r.prefs.return === 'representation';
+  if (!wantsBody && r.prefs.return !== 'headers-only') {
+    // No RETURNING: a write the caller may not read back (no SELECT policy) still succeeds.
+    const result = await r.tx.query(mutation, params.values);
+    checkMaxAffected(r.prefs, result.affectedRows);
+    checkSingular(r.shape, result.affectedRows);
+    return writeResponse(r, { total: null, page_total: result.affectedRows, body: '' });
+  }
+  const returning = isUpsertMerge
+    ? ' returning pgrst_0 as pgrst_row, (pgrst_0.xmax = 0) as pgrst_inserted'
+    : ' returning pgrst_0.*';
+  const source = isUpsertMerge
+    ? `pgrst_mut as (${mutation}${returning}), pgrst_source as (select (pgrst_row).* from pgrst_mut)`
+    : `pgrst_source as (${mutation}${returning})`;
+  const columns = wantsBody
+    ? renderColumns(root.columns)
+    : r.table.primaryKey.map((c) => `pgrst_0."${c.replace(/"/g, '""')}"`).join(', ');
+  const sql =
+    `with ${source} select null as total, count(pgrst_t)::int as page_total, ` +
+    `${bodyExpr(wantsBody ? r.shape : 'array')} as body` +
+    `${isUpsertMerge ? ', (select bool_or(pgrst_inserted) from pgrst_mut) as inserted' : ''} ` +
+    `from (select ${columns} from pgrst_source as pgrst_0` +
+    `${r.method === 'POST' ? clause('order by', root.orderBy, ', ') : ''}) pgrst_t`;
+  const { rows } = await r.tx.query<PageRow>(sql, params.values);
+  const row = rows[0]!;
+  checkMaxAffected(r.prefs, row.page_total);
+  checkSingular(wantsBody ? r.shape : 'array', row.page_total);
+  return writeResponse(r, row);
+}
+
+function locationHeader(r: TableRequest, body: string): string | null {
+  const first = (JSON.parse(body) as Row[])[0];
+  if (!first || r.table.primaryKey.length === 0) return null;
+  const query = r.table.primaryKey
+    .map((c) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(String(first[c]))}`)
+    .join('&');
+  return `/${r.table.name}?${query}`;
+}
+
+function writeResponse(r: TableRequest, row: PageRow): Response {
+  const n = row.page_total;
+  const total = r.prefs.count !== undefined ? n : null;
+  const headers: Record<string, string> = {
+    // Inserts report `*/N`; updates and deletes the affected range (PostgREST's Response.hs).
+    'Content-Range': r.method === 'POST' ? `*/${total ?? '*'}` : contentRange(0, n, total),
+  };
+  if (r.prefs.applied.length) headers['Preference-Applied'] = r.prefs.applied.join(', ');
+  const created = r.method === 'POST';
+  if (r.prefs.return === 'representation') {
+    headers['Content-Type'] = contentType(r.shape);
+    // An upsert that only merged into existing rows answers 200 (contract §1.3).
+    const status = created && row.inserted !== false ? 201 : 200;
+    return new Response(row.body, { status, headers });
+  }
+  if (r.prefs.return === 'headers-only' && created) {
+    const location = locationHeader(r, row.body || '[]');
+    if (location) headers.Location = location;
+  }
+  return new Response(null, { status: created ? 201 : 204, headers });
+}

@@ -1,0 +1,119 @@
+// Builds INSERT (incl. upsert), UPDATE and DELETE statements from a JSON payload and parsed filters.
+// Payload values are converted by Postgres (json_populate_record against the table's row type), so
+// JSON arrays become Postgres arrays, objects become json/jsonb, as PostgREST's json_populate does.
+import { columnNotFound, RestError } from './errors.js';
+import type { Table } from './schema-cache.js';
+import { qualified } from './select-builder.js';
+import { ident, Params } from './sql.js';
+
+export type Row = Record<string, unknown>;
+
+/** PGRST204 for any payload column the table does not have. */
+export function checkColumns(table: Table, columns: string[]): void {
+  for (const c of columns) if (!table.columnMap.has(c)) throw columnNotFound(c, table.name);
+}
+
+/** Column list of an insert: `columns=` if given, else the keys of the (first) object. */
+export function insertColumns(rows: Row[], columns: string[] | undefined): string[] {
+  if (columns) return columns;
+  const first = Object.keys(rows[0] ?? {});
+  for (const row of rows) {
+    const keys = Object.keys(row);
+    if (keys.length !== first.length || !keys.every((k) => first.includes(k))) {
+      // PostgREST's PGRST102 for arrays whose objects have different keys.
+      throw new RestError(400, 'PGRST102', 'All object keys must match');
+    }
+  }
+  return first;
+}
+
+function recordExpr(table: Table, params: Params, row: Row): string {
+  return `json_populate_record(null::${qualified(table)}, ${params.add(JSON.stringify(row))}::json)`;
+}
+
+export interface InsertOptions {
+  missingDefault: boolean;
+  onConflict?: string[];
+  resolution?: 'merge-duplicates' | 'ignore-duplicates';
+}
+
+/** `insert into … as pgrst_0 (…) values …[ on conflict …]` (no RETURNING; callers add it). */
+export function insertSql(
+  table: Table,
+  params: Params,
+  rows: Row[],
+  columns: string[],
+  opts: InsertOptions,
+): string {
+  const target = `${qualified(table)} as pgrst_0`;
+  let sql: string;
+  if (columns.length === 0) {
+    // `{}` rows: every column takes its default.
+    const first = table.columns.find((c) => !c.generated);
+    if (!first || rows.length <= 1) sql = `insert into ${target} default values`;
+    else
+      sql = `insert into ${target} (${ident(first.name)}) values ${rows.map(() => '(default)').join(', ')}`;
+  } else {
+    const tuples = rows.map((row) => {
+      const record = recordExpr(table, params, row);
+      return `(${columns
+        .map((c) => (opts.missingDefault && !(c in row) ? 'default' : `(${record}).${ident(c)}`))
+        .join(', ')})`;
+    });
+    sql = `insert into ${target} (${columns.map(ident).join(', ')}) values ${tuples.join(', ')}`;
+  }
+  if (opts.resolution) {
+    const conflict = opts.onConflict ?? table.primaryKey;
+    const targetCols = conflict.length ? ` (${conflict.map(ident).join(', ')})` : '';
+    if (opts.resolution === 'ignore-duplicates') sql += ` on conflict${targetCols} do nothing`;
+    else {
+      const updates = columns.map((c) => `${ident(c)} = excluded.${ident(c)}`);
+      sql += updates.length
+        ? ` on conflict${targetCols} do update set ${updates.join(', ')}`
+        : ` on conflict${targetCols} do nothing`;
+    }
+  }
+  return sql;
+}
+
+export interface Paging {
+  orderBy: string[];
+  limit?: number;
+  offset?: number;
+}
+
+/** Restricts an UPDATE/DELETE to a page of rows (PostgREST v12 limited updates/deletes). */
+function pagedWhere(table: Table, where: string[], paging: Paging): string[] {
+  if (paging.limit === undefined && paging.offset === undefined) return where;
+  const inner =
+    `select pgrst_0.ctid from ${qualified(table)} as pgrst_0` +
+    (where.length ? ` where ${where.join(' and ')}` : '') +
+    (paging.orderBy.length ? ` order by ${paging.orderBy.join(', ')}` : '') +
+    (paging.limit !== undefined ? ` limit ${paging.limit}` : '') +
+    (paging.offset !== undefined ? ` offset ${paging.offset}` : '');
+  return [`pgrst_0.ctid = any(array(${inner}))`];
+}
+
+/** pg-safeupdate (loaded for PostgREST on hosted Supabase) rejects UPDATE/DELETE without WHERE. */
+function requireWhere(verb: 'UPDATE' | 'DELETE', where: string[]): void {
+  if (where.length === 0) throw new RestError(400, '21000', `${verb} requires a WHERE clause`);
+}
+
+export function updateSql(
+  table: Table,
+  params: Params,
+  body: Row,
+  where: string[],
+  paging: Paging,
+): string {
+  requireWhere('UPDATE', where);
+  const columns = Object.keys(body);
+  const record = recordExpr(table, params, body);
+  const sets = columns.map((c) => `${ident(c)} = (${record}).${ident(c)}`);
+  return `update ${qualified(table)} as pgrst_0 set ${sets.join(', ')} where ${pagedWhere(table, where, paging).join(' and ')}`;
+}
+
+export function deleteSql(table: Table, where: string[], paging: Paging): string {
+  requireWhere('DELETE', where);
+  return `delete from ${qualified(table)} as pgrst_0 where ${pagedWhere(table, where, paging).join(' and ')}`;
+}
