@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
+import { createAuthService } from './auth/index.js';
 import { bootstrapPlatform } from './db/bootstrap.js';
 import { runMigrations, runSeed } from './db/migrations.js';
 import { openDatabase } from './db/open.js';
@@ -15,6 +16,7 @@ import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
 import { createRestService } from './rest/index.js';
+import { createMailer } from './mail/mailer.js';
 import { startMail } from './mail/maildev.js';
 
 export interface StartEmulatorOptions {
@@ -122,9 +124,11 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       log,
     });
     cleanups.push(() => mail.stop());
+    const mailer = createMailer({ host, port: mail.smtpPort });
 
     const services: Partial<Record<ServiceName, Service>> = {};
     // Services are wired here, one line each, as they are built.
+    services.auth = createAuthService({ db, config, keys: KEYS, url, mailer });
     services.rest = createRestService({ db, config, keys: KEYS });
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;

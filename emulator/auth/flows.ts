@@ -1,0 +1,225 @@
+// Email token flows shared by signup, OTP, recovery, invite and generate_link: create, mail, verify.
+import type { Queryable } from '../db/types.js';
+import type { AuthContext } from './context.js';
+import { sendAuthEmail, verifyLink, type EmailKind } from './emails.js';
+import { AuthError, errors } from './errors.js';
+import { generateOtp, PKCE_PREFIX, stripPkce, tokenHash } from './otp.js';
+import { SQL } from './queries.js';
+import { isoTime, type UserRow } from './users.js';
+
+export interface PkceChallenge {
+  challenge: string;
+  method: 's256' | 'plain';
+}
+
+/** Reads `code_challenge`/`code_challenge_method` from a body; both or neither (upstream). */
+export function pkceFromBody(body: Record<string, unknown>): PkceChallenge | null {
+  const challenge = body.code_challenge;
+  const method = body.code_challenge_method;
+  if (!challenge && !method) return null;
+  if (typeof challenge !== 'string' || typeof method !== 'string' || !challenge) {
+    throw errors.validation('PKCE flow requires code_challenge_method and code_challenge');
+  }
+  const m = method.toLowerCase();
+  if (m !== 's256' && m !== 'plain') {
+    throw errors.validation('code challenge method not supported');
+  }
+  if (challenge.length < 43 || challenge.length > 128) {
+    throw errors.validation('code challenge has to be between 43 and 128 characters');
+  }
+  return { challenge, method: m };
+}
+
+/** amr method recorded for a session started by verifying each kind of token (models.ParseAuthenticationMethod). */
+export const AUTH_METHOD: Record<EmailKind | 'email', string> = {
+  signup: 'email/signup',
+  invite: 'invite',
+  magiclink: 'magiclink',
+  recovery: 'recovery',
+  email_change: 'email_change',
+  email: 'otp',
+};
+
+const TOKEN_TYPE: Record<EmailKind, string> = {
+  signup: 'confirmation_token',
+  invite: 'confirmation_token',
+  magiclink: 'recovery_token',
+  recovery: 'recovery_token',
+  email_change: 'email_change_token_new',
+};
+
+export interface IssuedToken {
+  otp: string;
+  hashedToken: string;
+  link: string;
+  redirectTo: string;
+}
+
+/**
+ * Stores a fresh token of `kind` on the user (column + auth.one_time_tokens), and a flow_state row
+ * when the client started a PKCE flow. `address` is the email the token is for (the new one for
+ * email_change).
+ */
+export async function createEmailToken(
+  q: Queryable,
+  ctx: AuthContext,
+  user: UserRow,
+  kind: EmailKind,
+  address: string,
+  redirectTo: string,
+  pkce: PkceChallenge | null,
+): Promise<IssuedToken> {
+  const otp = generateOtp(ctx.settings.otpLength);
+  const hashed = tokenHash(address, otp);
+  const stored = pkce ? PKCE_PREFIX + hashed : hashed;
+  if (kind === 'signup' || kind === 'invite') {
+    await q.query(SQL['set-confirmation-token'], [user.id, stored]);
+  } else if (kind === 'email_change') {
+    await q.query(SQL['set-email-change'], [user.id, address, stored]);
+  } else {
+    await q.query(SQL['set-recovery-token'], [user.id, stored]);
+  }
+  await q.query(SQL['upsert-one-time-token'], [user.id, TOKEN_TYPE[kind], stored, address]);
+  if (pkce) {
+    await q.query(SQL['insert-flow-state'], [
+      crypto.randomUUID(),
+      user.id,
+      crypto.randomUUID(),
+      pkce.method,
+      pkce.challenge,
+      'email',
+      AUTH_METHOD[kind],
+    ]);
+  }
+  return {
+    otp,
+    hashedToken: stored,
+    link: verifyLink(ctx.authUrl, stored, kind, redirectTo),
+    redirectTo,
+  };
+}
+
+/** createEmailToken + the email, inside the caller's transaction (a failed send rolls it back). */
+export async function sendEmailToken(
+  q: Queryable,
+  ctx: AuthContext,
+  user: UserRow,
+  kind: EmailKind,
+  address: string,
+  redirectTo: string,
+  pkce: PkceChallenge | null,
+): Promise<void> {
+  const issued = await createEmailToken(q, ctx, user, kind, address, redirectTo, pkce);
+  try {
+    await sendAuthEmail(ctx.mailer, kind, address, issued.link, issued.otp);
+  } catch (err) {
+    ctx.log('[auth] sending email failed', err);
+    const what =
+      kind === 'signup' ? 'confirmation' : kind === 'email_change' ? 'email change' : kind;
+    throw errors.unexpected(`Error sending ${what} email`);
+  }
+}
+
+export type VerifyType = EmailKind | 'email';
+export const VERIFY_TYPES: readonly VerifyType[] = [
+  'signup',
+  'invite',
+  'magiclink',
+  'recovery',
+  'email_change',
+  'email',
+];
+
+export interface Verified {
+  user: UserRow;
+  /** The kind of token that matched (for `email`, which of confirmation or magic link). */
+  kind: EmailKind;
+  pkce: boolean;
+}
+
+function sentAt(user: UserRow, kind: EmailKind): string | null {
+  if (kind === 'signup' || kind === 'invite') return user.confirmation_sent_at;
+  if (kind === 'email_change') return user.email_change_sent_at;
+  return user.recovery_sent_at;
+}
+
+function storedToken(user: UserRow, kind: EmailKind): string {
+  if (kind === 'signup' || kind === 'invite') return user.confirmation_token ?? '';
+  if (kind === 'email_change') return user.email_change_token_new ?? '';
+  return user.recovery_token ?? '';
+}
+
+/** Which token kinds a verify `type` may consume; `email` covers confirmation and magic link. */
+function candidates(type: VerifyType): EmailKind[] {
+  if (type === 'email') return ['signup', 'magiclink'];
+  if (type === 'signup' || type === 'invite') return ['signup', 'invite'];
+  if (type === 'magiclink' || type === 'recovery')
+    return [type, type === 'magiclink' ? 'recovery' : 'magiclink'];
+  return [type];
+}
+
+/**
+ * Finds and consumes a token: by `hash` (link / token_hash) or by `email`+`otp`. Throws 403
+ * otp_expired when nothing matches or the token is older than otp_expiry (GoTrue's verify.go).
+ */
+export async function consumeToken(
+  q: Queryable,
+  ctx: AuthContext,
+  type: VerifyType,
+  by: { hash: string } | { email: string; otp: string },
+): Promise<Verified> {
+  let user: UserRow | undefined;
+  let hash: string;
+  if ('hash' in by) {
+    hash = stripPkce(by.hash);
+    user = (await q.query<UserRow>(SQL['user-by-token-hash'], [hash])).rows[0];
+  } else {
+    user = (await q.query<UserRow>(SQL['user-by-email'], [by.email])).rows[0];
+    if (type === 'email_change') {
+      user = (await q.query<UserRow>(SQL['user-by-email-change'], [by.email])).rows[0] ?? user;
+    }
+    hash = '';
+  }
+  if (!user) throw errors.otpExpired();
+  for (const kind of candidates(type)) {
+    const stored = storedToken(user, kind);
+    if (!stored) continue;
+    const address = kind === 'email_change' ? (user.email_change ?? '') : (user.email ?? '');
+    const expected = 'hash' in by ? hash : tokenHash(address, by.otp);
+    if (stripPkce(stored) !== expected) continue;
+    const sent = isoTime(sentAt(user, kind));
+    if (!sent || Date.parse(sent) + ctx.settings.otpExpiry * 1000 < Date.now()) {
+      throw errors.otpExpired();
+    }
+    await q.query(SQL['delete-one-time-token'], [user.id, TOKEN_TYPE[kind]]);
+    if (kind === 'signup' || kind === 'invite') {
+      await q.query(SQL['confirm-email'], [user.id]);
+    } else if (kind === 'email_change') {
+      await q.query(SQL['apply-email-change'], [user.id, user.email_change]);
+      await q.query(SQL['update-identity-email'], [user.id, user.email_change]);
+    } else {
+      // A magic link or recovery link proves the address too.
+      await q.query(SQL['clear-recovery-token'], [user.id]);
+      await q.query(SQL['confirm-email'], [user.id]);
+    }
+    return { user, kind, pkce: stored.startsWith(PKCE_PREFIX) };
+  }
+  throw errors.otpExpired();
+}
+
+/** The PKCE half of a verified link: hand out the flow's auth code (redirect `?code=`). */
+export async function issueAuthCode(
+  q: Queryable,
+  userId: string,
+  kind: EmailKind,
+): Promise<string> {
+  const flow = (
+    await q.query<{ id: string; auth_code: string }>(SQL['latest-flow-state'], [
+      userId,
+      AUTH_METHOD[kind],
+    ])
+  ).rows[0];
+  if (!flow) throw new AuthError(404, 'flow_state_not_found', 'Flow state not found');
+  await q.query(SQL['issue-auth-code'], [flow.id]);
+  return flow.auth_code;
+}

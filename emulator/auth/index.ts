@@ -1,0 +1,2 @@
+// The auth service's public entry.
+export { createAuthService, type AuthServiceOptions } from './service.js';

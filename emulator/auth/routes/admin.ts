@@ -1,0 +1,185 @@
+// /admin/users CRUD for the service role (GoTrue api/admin.go).
+import { json, obj, readBody, str, type AuthContext, type Handler } from '../context.js';
+import { AuthError, errors } from '../errors.js';
+import { mergeMetadata, parseBanDuration } from '../metadata.js';
+import { assertStrongPassword, hashPassword } from '../passwords.js';
+import { requireAdmin } from '../principal.js';
+import { SQL } from '../queries.js';
+import { createUserOrFail } from '../signup-user.js';
+import {
+  findUserByEmail,
+  findUserById,
+  isValidEmail,
+  loadUserJson,
+  normalizeEmail,
+  userJson,
+  type IdentityRow,
+  type UserRow,
+} from '../users.js';
+import type { Queryable } from '../../db/types.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function userIdFrom(path: string): string {
+  const id = path.slice('/admin/users/'.length);
+  if (!UUID_RE.test(id)) throw errors.validation('user_id must be an UUID');
+  return id;
+}
+
+async function existingUser(q: Queryable, id: string): Promise<UserRow> {
+  const row = await findUserById(q, id);
+  if (!row) throw errors.userNotFound();
+  return row;
+}
+
+function banUntil(raw: unknown): string | null | undefined {
+  if (raw === undefined) return undefined;
+  const ms = typeof raw === 'string' ? parseBanDuration(raw) : NaN;
+  if (ms === null) return null;
+  if (Number.isNaN(ms)) throw errors.validation('invalid format for ban duration');
+  return new Date(Date.now() + ms).toISOString();
+}
+
+async function passwordHashFrom(ctx: AuthContext, body: Record<string, unknown>) {
+  const passwordHash = str(body.password_hash);
+  if (passwordHash) {
+    if (!/^\$2[aby]\$\d\d\$/.test(passwordHash)) {
+      throw errors.validation('Invalid password hash format (only bcrypt is supported here)');
+    }
+    return passwordHash;
+  }
+  const password = str(body.password);
+  if (password === undefined) return undefined;
+  assertStrongPassword(password, ctx.settings.minimumPasswordLength);
+  return hashPassword(password);
+}
+
+export const createUser: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const body = await readBody(r);
+  if (body.phone) throw errors.notImplemented('Phone users (phone auth)');
+  const email = normalizeEmail(body.email);
+  if (!email) throw errors.validation('Unable to validate email address: invalid format');
+  if (!isValidEmail(email)) throw errors.emailInvalid();
+  const id = str(body.id);
+  if (id !== undefined && !UUID_RE.test(id)) throw errors.validation('user id must be a UUID');
+  const encrypted = await passwordHashFrom(ctx, body);
+  const banned = banUntil(body.ban_duration);
+  const user = await ctx.db.transaction(async (tx) => {
+    if (await findUserByEmail(tx, email)) throw errors.emailExists();
+    if (id && (await findUserById(tx, id))) {
+      throw new AuthError(422, 'user_already_exists', 'User already registered');
+    }
+    const newId = await createUserOrFail(ctx, tx, {
+      id,
+      email,
+      encryptedPassword: encrypted ?? null,
+      confirmed: body.email_confirm === true,
+      appMetadata: { provider: 'email', providers: ['email'], ...(obj(body.app_metadata) ?? {}) },
+      userMetadata: obj(body.user_metadata) ?? {},
+      role: str(body.role),
+    });
+    if (banned) await tx.query(SQL['set-banned-until'], [newId, banned]);
+    return loadUserJson(tx, newId);
+  });
+  return json(r, 200, user);
+};
+
+export const listUsers: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const page = Math.max(1, Number.parseInt(r.url.searchParams.get('page') ?? '1', 10) || 1);
+  const perPage = Math.max(
+    1,
+    Math.min(1000, Number.parseInt(r.url.searchParams.get('per_page') ?? '50', 10) || 50),
+  );
+  const total = (await ctx.db.query<{ n: number }>(SQL['count-users'])).rows[0]!.n;
+  const rows = await ctx.db.query<UserRow>(SQL['list-users'], [perPage, (page - 1) * perPage]);
+  const users = [];
+  for (const row of rows.rows) {
+    const identities = await ctx.db.query<IdentityRow>(SQL['identities-by-user'], [row.id]);
+    users.push(userJson(row, identities.rows));
+  }
+  // Link header as GoTrue's addPaginationHeaders: next (when there is one) and last.
+  const last = Math.max(1, Math.ceil(total / perPage));
+  const base = `${ctx.authUrl}/admin/users`;
+  const links: string[] = [];
+  if (page < last) links.push(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
+  links.push(`<${base}?page=${last}&per_page=${perPage}>; rel="last"`);
+  return json(
+    r,
+    200,
+    { users, aud: 'authenticated' },
+    {
+      'X-Total-Count': String(total),
+      Link: links.join(', '),
+    },
+  );
+};
+
+export const getUserById: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const row = await existingUser(ctx.db, userIdFrom(r.path));
+  return json(r, 200, await loadUserJson(ctx.db, row.id));
+};
+
+export const updateUserById: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const id = userIdFrom(r.path);
+  const body = await readBody(r);
+  if (body.phone) throw errors.notImplemented('Phone users (phone auth)');
+  const email = body.email === undefined ? undefined : normalizeEmail(body.email);
+  if (email !== undefined && !isValidEmail(email)) throw errors.emailInvalid();
+  const encrypted = await passwordHashFrom(ctx, body);
+  const banned = banUntil(body.ban_duration);
+  await ctx.db.transaction(async (tx) => {
+    const row = await existingUser(tx, id);
+    if (email && email !== row.email) {
+      const other = await findUserByEmail(tx, email);
+      if (other && other.id !== id) throw errors.emailExists();
+      await tx.query(SQL['set-email-direct'], [id, email]);
+      await tx.query(SQL['update-identity-email'], [id, email]);
+    }
+    if (encrypted) await tx.query(SQL['set-password'], [id, encrypted]);
+    if (typeof body.email_confirm === 'boolean') {
+      await tx.query(SQL['set-email-confirmed'], [id, body.email_confirm]);
+    }
+    const userMeta = obj(body.user_metadata);
+    if (userMeta) {
+      await tx.query(SQL['set-user-metadata'], [
+        id,
+        JSON.stringify(mergeMetadata(row.raw_user_meta_data, userMeta)),
+      ]);
+    }
+    const appMeta = obj(body.app_metadata);
+    if (appMeta) {
+      await tx.query(SQL['set-app-metadata'], [
+        id,
+        JSON.stringify(mergeMetadata(row.raw_app_meta_data, appMeta)),
+      ]);
+    }
+    const role = str(body.role);
+    if (role) await tx.query(SQL['set-role'], [id, role]);
+    if (banned !== undefined) {
+      await tx.query(SQL['set-banned-until'], [id, banned]);
+      // A ban ends the user's sessions, as upstream.
+      if (banned) await tx.query(SQL['delete-user-sessions'], [id]);
+    }
+  });
+  return json(r, 200, await loadUserJson(ctx.db, id));
+};
+
+export const deleteUser: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const id = userIdFrom(r.path);
+  const body = await readBody(r);
+  await ctx.db.transaction(async (tx) => {
+    await existingUser(tx, id);
+    if (body.should_soft_delete === true) {
+      await tx.query(SQL['soft-delete-user'], [id]);
+      await tx.query(SQL['delete-user-sessions'], [id]);
+    } else {
+      await tx.query(SQL['delete-user'], [id]);
+    }
+  });
+  return json(r, 200, {});
+};

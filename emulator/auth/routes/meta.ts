@@ -1,0 +1,72 @@
+// GET /settings, /health, /.well-known/jwks.json and the answers for features the emulator lacks.
+import { json, type Handler } from '../context.js';
+import { AuthError, errors } from '../errors.js';
+
+// The OAuth providers GoTrue lists in /settings; none is enabled here.
+const PROVIDERS = [
+  'apple',
+  'azure',
+  'bitbucket',
+  'discord',
+  'facebook',
+  'figma',
+  'fly',
+  'github',
+  'gitlab',
+  'google',
+  'keycloak',
+  'kakao',
+  'linkedin',
+  'linkedin_oidc',
+  'notion',
+  'spotify',
+  'slack',
+  'slack_oidc',
+  'workos',
+  'twitch',
+  'twitter',
+  'x',
+  'zoom',
+];
+
+export const settings: Handler = async (ctx, r) => {
+  const s = ctx.settings;
+  const external: Record<string, boolean> = { anonymous_users: s.enableAnonymousSignIns };
+  for (const p of PROVIDERS) external[p] = false;
+  external.email = s.emailEnableSignup;
+  external.phone = false;
+  return json(r, 200, {
+    external,
+    disable_signup: !s.enableSignup,
+    mailer_autoconfirm: !s.emailConfirmations,
+    phone_autoconfirm: false,
+    sms_provider: '',
+    saml_enabled: false,
+  });
+};
+
+export const health: Handler = async (_ctx, r) =>
+  json(r, 200, {
+    version: 'postbox-emulator',
+    name: 'GoTrue',
+    description: 'GoTrue is a user registration and authentication API',
+  });
+
+/** Only HS256 is used here, and symmetric secrets are never published (contract §2.2). */
+export const jwks: Handler = async (_ctx, r) => json(r, 200, { keys: [] });
+
+/** OAuth sign-in: no external provider is configured, so upstream's disabled-provider error. */
+export const authorize: Handler = async () => {
+  throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
+};
+
+export function unsupported(feature: string): Handler {
+  return async () => {
+    throw errors.notImplemented(feature);
+  };
+}
+
+export const mfaEnrollDisabled: Handler = async () => {
+  // The CLI's default config has [auth.mfa.totp] enroll_enabled = false.
+  throw new AuthError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
+};

@@ -1,0 +1,118 @@
+// POST /otp, /recover, /resend, /invite: endpoints that email a link + code (GoTrue otp.go, recover.go, resend.go, invite.go).
+import { json, obj, readBody, requestedRedirect, str, type Handler } from '../context.js';
+import { AuthError, errors } from '../errors.js';
+import { pkceFromBody, sendEmailToken } from '../flows.js';
+import { requireAdmin } from '../principal.js';
+import { resolveRedirect } from '../redirect.js';
+import { createUserOrFail } from '../signup-user.js';
+import { SQL } from '../queries.js';
+import {
+  findUserByEmail,
+  findUserById,
+  isValidEmail,
+  loadUserJson,
+  normalizeEmail,
+  type UserRow,
+} from '../users.js';
+
+function emailFrom(body: Record<string, unknown>): string {
+  const email = normalizeEmail(body.email);
+  if (!email) throw errors.validation('An email address is required');
+  if (!isValidEmail(email)) throw errors.emailInvalid();
+  return email;
+}
+
+const phoneDisabled = () =>
+  new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
+
+export const otp: Handler = async (ctx, r) => {
+  const body = await readBody(r);
+  if (body.phone) throw phoneDisabled();
+  const email = emailFrom(body);
+  const createUser = body.create_user !== false;
+  const pkce = pkceFromBody(body);
+  const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
+  await ctx.db.transaction(async (tx) => {
+    let user = await findUserByEmail(tx, email);
+    if (!user) {
+      if (!createUser) throw new AuthError(422, 'otp_disabled', 'Signups not allowed for otp');
+      if (!ctx.settings.enableSignup || !ctx.settings.emailEnableSignup) {
+        throw errors.signupDisabled();
+      }
+      const id = await createUserOrFail(ctx, tx, {
+        email,
+        encryptedPassword: null,
+        confirmed: false,
+        appMetadata: { provider: 'email', providers: ['email'] },
+        userMetadata: obj(body.data) ?? {},
+      });
+      user = (await findUserById(tx, id))!;
+    }
+    // An unconfirmed address gets the signup confirmation; a confirmed one a magic link.
+    const kind = user.email_confirmed_at ? 'magiclink' : 'signup';
+    await sendEmailToken(tx, ctx, user, kind, email, redirectTo, pkce);
+  });
+  return json(r, 200, {});
+};
+
+export const recover: Handler = async (ctx, r) => {
+  const body = await readBody(r);
+  const email = emailFrom(body);
+  const pkce = pkceFromBody(body);
+  const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
+  await ctx.db.transaction(async (tx) => {
+    const user = await findUserByEmail(tx, email);
+    // Unknown addresses get the same empty answer (no account enumeration).
+    if (user) await sendEmailToken(tx, ctx, user, 'recovery', email, redirectTo, pkce);
+  });
+  return json(r, 200, {});
+};
+
+export const resend: Handler = async (ctx, r) => {
+  const body = await readBody(r);
+  const type = str(body.type);
+  if (type === 'sms' || type === 'phone_change') throw phoneDisabled();
+  if (type !== 'signup' && type !== 'email_change') {
+    throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change');
+  }
+  const email = emailFrom(body);
+  const pkce = pkceFromBody(body);
+  const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
+  await ctx.db.transaction(async (tx) => {
+    if (type === 'signup') {
+      const user = await findUserByEmail(tx, email);
+      if (user && !user.email_confirmed_at) {
+        await sendEmailToken(tx, ctx, user, 'signup', email, redirectTo, pkce);
+      }
+    } else {
+      const row = (await tx.query<UserRow>(SQL['user-by-email-change'], [email])).rows[0];
+      if (row) await sendEmailToken(tx, ctx, row, 'email_change', email, redirectTo, pkce);
+    }
+  });
+  return json(r, 200, {});
+};
+
+export const invite: Handler = async (ctx, r) => {
+  await requireAdmin(r.req);
+  const body = await readBody(r);
+  const email = emailFrom(body);
+  const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
+  const user = await ctx.db.transaction(async (tx) => {
+    let row = await findUserByEmail(tx, email);
+    if (row?.email_confirmed_at) throw errors.emailExists();
+    if (!row) {
+      const id = await createUserOrFail(ctx, tx, {
+        email,
+        encryptedPassword: null,
+        confirmed: false,
+        appMetadata: { provider: 'email', providers: ['email'] },
+        userMetadata: obj(body.data) ?? {},
+        invited: true,
+      });
+      row = (await findUserById(tx, id))!;
+    }
+    await sendEmailToken(tx, ctx, row, 'invite', email, redirectTo, null);
+    return loadUserJson(tx, row.id);
+  });
+  return json(r, 200, user);
+};

@@ -1,0 +1,78 @@
+// GET/PUT /user and POST /logout: the signed-in user's own account (GoTrue api/user.go, logout.go).
+import { json, obj, readBody, requestedRedirect, str, type Handler } from '../context.js';
+import { AuthError, errors } from '../errors.js';
+import { pkceFromBody, sendEmailToken } from '../flows.js';
+import { mergeMetadata } from '../metadata.js';
+import { assertStrongPassword, checkPassword, hashPassword } from '../passwords.js';
+import { requireUser } from '../principal.js';
+import { SQL } from '../queries.js';
+import { resolveRedirect } from '../redirect.js';
+import { findUserByEmail, isValidEmail, loadUserJson, normalizeEmail } from '../users.js';
+
+export const getUser: Handler = async (ctx, r) => {
+  const { user } = await requireUser(r.req, ctx.db);
+  return json(r, 200, await loadUserJson(ctx.db, user.id));
+};
+
+export const updateUser: Handler = async (ctx, r) => {
+  const body = await readBody(r);
+  const { user } = await requireUser(r.req, ctx.db);
+  if (body.phone) throw errors.notImplemented('Changing the phone number (phone auth)');
+  if (body.nonce) throw errors.notImplemented('Reauthentication nonces');
+  const password = str(body.password);
+  const email = body.email === undefined ? undefined : normalizeEmail(body.email);
+  const data = obj(body.data);
+  const pkce = pkceFromBody(body);
+  const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
+
+  if (password !== undefined) {
+    assertStrongPassword(password, ctx.settings.minimumPasswordLength);
+    if (await checkPassword(password, user.encrypted_password)) {
+      throw new AuthError(
+        422,
+        'same_password',
+        'New password should be different from the old password.',
+      );
+    }
+  }
+  if (email !== undefined && email !== '' && !isValidEmail(email)) throw errors.emailInvalid();
+  const encrypted = password !== undefined ? await hashPassword(password) : undefined;
+
+  await ctx.db.transaction(async (tx) => {
+    if (encrypted) await tx.query(SQL['set-password'], [user.id, encrypted]);
+    if (data) {
+      await tx.query(SQL['set-user-metadata'], [
+        user.id,
+        JSON.stringify(mergeMetadata(user.raw_user_meta_data, data)),
+      ]);
+    }
+    if (email && email !== user.email) {
+      const other = await findUserByEmail(tx, email);
+      if (other && other.id !== user.id) throw errors.emailExists();
+      if (!ctx.settings.emailConfirmations) {
+        // mailer_autoconfirm: the change applies at once (upstream user.go).
+        await tx.query(SQL['apply-email-change'], [user.id, email]);
+        await tx.query(SQL['update-identity-email'], [user.id, email]);
+      } else {
+        await sendEmailToken(tx, ctx, user, 'email_change', email, redirectTo, pkce);
+      }
+    }
+  });
+  return json(r, 200, await loadUserJson(ctx.db, user.id));
+};
+
+export const logout: Handler = async (ctx, r) => {
+  const scope = r.url.searchParams.get('scope') ?? 'global';
+  if (scope !== 'global' && scope !== 'local' && scope !== 'others') {
+    throw errors.validation(`Unsupported logout scope "${scope}"`);
+  }
+  const { user, sessionId } = await requireUser(r.req, ctx.db);
+  if (scope === 'global' || !sessionId) {
+    await ctx.db.query(SQL['delete-user-sessions'], [user.id]);
+  } else if (scope === 'local') {
+    await ctx.db.query(SQL['delete-session'], [sessionId]);
+  } else {
+    await ctx.db.query(SQL['delete-other-sessions'], [user.id, sessionId]);
+  }
+  return new Response(null, { status: 204 });
+};

@@ -1,0 +1,114 @@
+// Helpers shared by the auth integration tests: clients, raw calls, and reading mail from MailDev.
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
+import { startEmulator, type RunningEmulator } from '../index.js';
+
+export function client(
+  emu: RunningEmulator,
+  key: string,
+  flowType: 'implicit' | 'pkce' = 'implicit',
+): SupabaseClient {
+  return createClient(emu.url, key, {
+    auth: { persistSession: false, autoRefreshToken: false, flowType },
+    // Node 20 has no global WebSocket, so supabase-js needs `ws` as its realtime transport.
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+/** Starts an emulator on a temp project whose supabase/config.toml holds `toml`. */
+export async function startWithConfig(
+  toml: string,
+  files: Record<string, string> = {},
+): Promise<RunningEmulator & { cleanupDir(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'postbox-auth-test-'));
+  await mkdir(join(dir, 'supabase', 'migrations'), { recursive: true });
+  await writeFile(join(dir, 'supabase', 'config.toml'), toml);
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const emu = await startEmulator({
+    memory: true,
+    port: 0,
+    dbPort: null,
+    mailWebPort: 0,
+    mailSmtpPort: 0,
+    projectDir: dir,
+  });
+  return { ...emu, cleanupDir: () => rm(dir, { recursive: true, force: true }) };
+}
+
+export interface CaughtMail {
+  subject: string;
+  text: string;
+  html: string;
+  to: Array<{ address: string }>;
+  from: Array<{ address: string; name: string }>;
+}
+
+/** The newest email MailDev caught for `to`, waiting briefly for delivery. */
+export async function latestMail(emu: RunningEmulator, to: string): Promise<CaughtMail> {
+  for (let i = 0; i < 50; i++) {
+    const res = await fetch(`${emu.mail!.url}/api/email`);
+    const all = (await res.json()) as CaughtMail[];
+    const mine = all.filter((m) => m.to.some((t) => t.address === to));
+    if (mine.length) return mine[mine.length - 1]!;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no mail for ${to}`);
+}
+
+export async function mailCount(emu: RunningEmulator, to: string): Promise<number> {
+  const res = await fetch(`${emu.mail!.url}/api/email`);
+  const all = (await res.json()) as CaughtMail[];
+  return all.filter((m) => m.to.some((t) => t.address === to)).length;
+}
+
+export function linkIn(mail: CaughtMail): string {
+  const m = /(http:\/\/\S+\/auth\/v1\/verify\?\S+)/.exec(mail.text);
+  if (!m) throw new Error('no verify link in: ' + mail.text);
+  return m[1]!;
+}
+
+export function codeIn(mail: CaughtMail): string {
+  const m = /enter the code: (\d+)/.exec(mail.text);
+  if (!m) throw new Error('no code in: ' + mail.text);
+  return m[1]!;
+}
+
+let counter = 0;
+export function uniqueEmail(tag: string): string {
+  counter++;
+  return `${tag}-${Date.now()}-${counter}@example.com`;
+}
+
+/** Raw call to /auth/v1 with the headers supabase-js would send (optionally without the version). */
+export async function authFetch(
+  emu: RunningEmulator,
+  path: string,
+  init: {
+    method?: string;
+    body?: unknown;
+    token?: string;
+    apikey?: string;
+    version?: boolean;
+  } = {},
+): Promise<Response> {
+  const apikey = init.apikey ?? emu.keys.anon;
+  const headers: Record<string, string> = { apikey, 'Content-Type': 'application/json' };
+  if (init.token) headers.Authorization = `Bearer ${init.token}`;
+  if (init.version !== false) headers['X-Supabase-Api-Version'] = '2024-01-01';
+  return fetch(`${emu.url}/auth/v1${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    redirect: 'manual',
+  });
+}
+
+export function decodeJwt(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<
+    string,
+    unknown
+  >;
+}
