@@ -1,0 +1,58 @@
+// `npm run bench [-- name...] [--samples N] [--warmup N]`: runs benchmarks on PGlite, or on native
+// Postgres when DATABASE_URL is set, writes bench/results/<name>-<backend>.json and prints a table.
+// A missed goal is reported, not turned into a failing exit code; a benchmark that crashes is.
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BENCHMARKS } from './benchmarks.js';
+import { formatResult, machineInfo, writeResult } from './report.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    samples: { type: 'string', default: '1000' },
+    warmup: { type: 'string', default: '100' },
+    out: { type: 'string' },
+  },
+});
+
+const positiveInt = (name: string, value: string) => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
+const options = {
+  samples: positiveInt('samples', values.samples),
+  warmup: positiveInt('warmup', values.warmup),
+};
+
+const unknown = positionals.filter((name) => !BENCHMARKS.some((b) => b.name === name));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}`);
+  console.error(`known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+  process.exit(2);
+}
+const selected = positionals.length
+  ? BENCHMARKS.filter((b) => positionals.includes(b.name))
+  : BENCHMARKS;
+const resultsDir = values.out
+  ? pathToFileURL(resolve(values.out) + '/')
+  : new URL('./results/', import.meta.url);
+
+let failed = false;
+for (const bench of selected) {
+  const machine = machineInfo();
+  const started = performance.now();
+  try {
+    const result = await bench.run({ ...options, log: (m) => console.log(`[${bench.name}] ${m}`) });
+    const file = await writeResult(resultsDir, bench, options, machine, result);
+    console.log(formatResult(bench, result));
+    console.log(
+      `(${((performance.now() - started) / 1000).toFixed(1)} s; written to ${file.pathname})\n`,
+    );
+  } catch (err) {
+    failed = true;
+    console.error(`[${bench.name}] crashed: ${(err as Error).stack ?? String(err)}`);
+  }
+}
+process.exit(failed ? 1 : 0);
