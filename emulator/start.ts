@@ -10,6 +10,7 @@ import { openDatabase } from './db/open.js';
 import { isPgliteDb } from './db/pglite.js';
 import type { Db } from './db/types.js';
 import { startWireServer } from './db/wire.js';
+import { createFunctionsService } from './functions/service.js';
 import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
 import { createRealtimeService } from './realtime/service.js';
@@ -133,6 +134,15 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;
     server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));
+    services.functions = createFunctionsService({
+      functionsDir: options.functionsDir ?? join(supabaseDir, 'functions'),
+      config: config.functions,
+      url,
+      keys: KEYS,
+      dbUrl: opened.url,
+      watch: options.watchFunctions,
+      log,
+    });
 
     for (const service of Object.values(services)) {
       if (service.close) cleanups.push(() => service.close!());

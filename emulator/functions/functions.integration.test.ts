@@ -1,0 +1,315 @@
+// Edge functions as a client sees them: supabase-js `functions.invoke` and raw fetch against real Deno.
+import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient, FunctionsHttpError } from '@supabase/supabase-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startEmulator, type RunningEmulator } from '../index.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
+
+// Every fixture but `echo` opts out of verify_jwt, as config.toml does on hosted projects.
+const CONFIG_TOML = `
+[functions.echo-public]
+verify_jwt = false
+[functions.env]
+verify_jwt = false
+[functions.boot-error]
+verify_jwt = false
+[functions.throws-at-import]
+verify_jwt = false
+[functions.no-serve]
+verify_jwt = false
+[functions.throws]
+verify_jwt = false
+[functions.crash]
+verify_jwt = false
+[functions.callback]
+verify_jwt = false
+[functions.default-export]
+verify_jwt = false
+[functions.npm-client]
+verify_jwt = false
+[functions.reload]
+verify_jwt = false
+`;
+
+let emu: RunningEmulator;
+let project: string;
+const fn = (path: string) => `${emu.url}/functions/v1/${path}`;
+// Node 20 has no global WebSocket, so supabase-js needs `ws` as its realtime transport.
+const client = (key: string) =>
+  createClient(emu.url, key, {
+    auth: { persistSession: false },
+    realtime: { transport: WebSocket as never },
+  });
+
+beforeAll(async () => {
+  project = await mkdtemp(join(tmpdir(), 'postbox-functions-'));
+  const functionsDir = join(project, 'supabase', 'functions');
+  await cp(FIXTURES, functionsDir, { recursive: true });
+  await writeFile(join(project, 'supabase', 'config.toml'), CONFIG_TOML);
+  await writeFile(
+    join(functionsDir, '.env'),
+    '# user secrets\nMY_SECRET="from dotenv"\nSUPABASE_URL=http://must-not-win.test\n',
+  );
+  process.env.POSTBOX_FIXTURE_FLAG = 'passed-through';
+  process.env.AWS_SECRET_ACCESS_KEY = 'host-only';
+  emu = await startEmulator({
+    memory: true,
+    port: 0,
+    dbPort: null,
+    mailWebPort: 0,
+    mailSmtpPort: 0,
+    projectDir: project,
+    watchFunctions: true,
+  });
+});
+
+afterAll(async () => {
+  await emu?.stop();
+  if (project) await rm(project, { recursive: true, force: true });
+});
+
+describe('invoke with supabase-js', () => {
+  it('sends JSON in and gets JSON out with a legacy anon key (Bearer sent)', async () => {
+    const { data, error } = await client(emu.keys.anon).functions.invoke('echo', {
+      body: { hello: 'world' },
+      headers: { 'x-custom': 'kept' },
+    });
+    expect(error).toBeNull();
+    expect(data.method).toBe('POST');
+    expect(data.path).toBe('/echo');
+    expect(data.body).toEqual({ hello: 'world' });
+    expect(data.headers['content-type']).toBe('application/json');
+    expect(data.headers.authorization).toBe(`Bearer ${emu.keys.anon}`);
+    expect(data.headers.apikey).toBe(emu.keys.anon);
+    expect(data.headers['x-custom']).toBe('kept');
+    expect(data.headers['x-client-info']).toMatch(/^supabase-js/);
+    expect(data.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(data.headers['x-forwarded-proto']).toBe('http');
+    expect(data.headers['x-forwarded-host']).toBe(new URL(emu.url).host);
+  });
+
+  it('answers 401 "Missing authorization header" to a publishable key on a verify_jwt function', async () => {
+    const { data, error } = await client(emu.keys.publishable).functions.invoke('echo', {
+      body: { hello: 'world' },
+    });
+    expect(data).toBeNull();
+    expect(error).toBeInstanceOf(FunctionsHttpError);
+    const res = (error as FunctionsHttpError).context as Response;
+    expect(res.status).toBe(401);
+    expect(res.headers.get('sb-error-code')).toBe('UNAUTHORIZED_NO_AUTH_HEADER');
+    expect(res.headers.get('x-relay-error')).toBeNull();
+    expect(await res.json()).toEqual({ code: 401, message: 'Missing authorization header' });
+  });
+
+  it('reaches a verify_jwt = false function with a publishable key (no Authorization sent)', async () => {
+    const { data, error } = await client(emu.keys.publishable).functions.invoke('echo-public', {
+      body: { n: 1 },
+    });
+    expect(error).toBeNull();
+    expect(data.body).toEqual({ n: 1 });
+    expect(data.headers.authorization).toBeUndefined();
+    expect(data.headers.apikey).toBe(emu.keys.publishable);
+  });
+
+  it('passes the service_role JWT and user JWTs through verify_jwt', async () => {
+    const { data, error } = await client(emu.keys.serviceRole).functions.invoke('echo', {
+      method: 'GET',
+    });
+    expect(error).toBeNull();
+    expect(data.method).toBe('GET');
+  });
+
+  it('supports GET, PUT, PATCH and DELETE', async () => {
+    const supabase = client(emu.keys.anon);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE'] as const) {
+      const body = method === 'GET' ? undefined : { method };
+      const { data, error } = await supabase.functions.invoke('echo', { method, body });
+      expect(error).toBeNull();
+      expect(data.method).toBe(method);
+      expect(data.body).toEqual(body ?? null);
+    }
+  });
+});
+
+describe('verify_jwt', () => {
+  it('rejects a token that does not verify', async () => {
+    const forged = emu.keys.anon.slice(0, -6) + 'AAAAAA';
+    const res = await fetch(fn('echo'), { headers: { Authorization: `Bearer ${forged}` } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('sb-error-code')).toBe('UNAUTHORIZED_LEGACY_JWT');
+    expect(await res.json()).toEqual({ code: 401, message: 'Invalid JWT' });
+  });
+
+  it('rejects an opaque key sent as the bearer token', async () => {
+    const res = await fetch(fn('echo'), {
+      headers: { Authorization: `Bearer ${emu.keys.secret}`, apikey: emu.keys.secret },
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('sb-error-code')).toBe('UNAUTHORIZED_INVALID_JWT_FORMAT');
+    expect(await res.json()).toEqual({ code: 401, message: 'Invalid JWT' });
+  });
+
+  it('forwards OPTIONS unverified and leaves CORS to the function', async () => {
+    const res = await fetch(fn('echo'), {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'http://127.0.0.1:3000',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, apikey, content-type',
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('ok');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // The function's own value, not the gateway's `GET,POST,...,HEAD`.
+    expect(res.headers.get('access-control-allow-methods')).toBe(
+      'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+    );
+    expect(res.headers.get('access-control-allow-headers')).toContain('x-client-info');
+  });
+
+  it('adds no CORS of its own to function responses', async () => {
+    const res = await fetch(fn('default-export'), { headers: { Origin: 'http://a.test' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    expect(res.headers.get('access-control-expose-headers')).toBeNull();
+  });
+});
+
+describe('routing', () => {
+  it('gives the function its own name, the sub-path and the query', async () => {
+    const res = await fetch(fn('echo-public/a/b?x=1&y=two%20words'));
+    expect(res.status).toBe(200);
+    const data = await res.json();
+    expect(data.url).toBe(`${emu.url}/echo-public/a/b?x=1&y=two%20words`);
+    expect(data.path).toBe('/echo-public/a/b');
+    expect(data.query).toEqual({ x: '1', y: 'two words' });
+  });
+
+  it('streams a large body through unchanged', async () => {
+    const text = 'x'.repeat(2_000_000);
+    const res = await fetch(fn('echo-public'), {
+      method: 'POST',
+      body: text,
+      headers: { 'Content-Type': 'text/plain' },
+    });
+    expect(res.status).toBe(200);
+    expect((await res.json()).body.length).toBe(text.length);
+  });
+
+  it('serves `export default { fetch }` modules', async () => {
+    const res = await fetch(fn('default-export/x'));
+    expect(await res.json()).toEqual({ style: 'default-export', path: '/default-export/x' });
+  });
+
+  it('answers 405 for methods hosted functions do not accept', async () => {
+    for (const method of ['HEAD', 'PROPFIND']) {
+      const res = await fetch(fn('echo-public'), { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE, OPTIONS');
+    }
+  });
+
+  it('answers 404 NOT_FOUND for unknown functions and shared folders', async () => {
+    for (const path of ['nope', '_shared/cors.ts', '', 'echo%2F..']) {
+      const res = await fetch(fn(path), { headers: { Authorization: `Bearer ${emu.keys.anon}` } });
+      expect(res.status).toBe(404);
+      expect(res.headers.get('sb-error-code')).toBe('NOT_FOUND');
+      expect(await res.json()).toEqual({
+        code: 'NOT_FOUND',
+        message: 'Requested function was not found',
+      });
+    }
+  });
+});
+
+describe('failures', () => {
+  it('answers 503 BOOT_ERROR when the function cannot boot', async () => {
+    for (const name of ['boot-error', 'throws-at-import', 'no-serve']) {
+      const res = await fetch(fn(name), { method: 'POST', body: '{}' });
+      expect(res.status, name).toBe(503);
+      expect(res.headers.get('sb-error-code')).toBe('BOOT_ERROR');
+      expect(await res.json()).toEqual({
+        code: 'BOOT_ERROR',
+        message: 'Function failed to start (please check logs)',
+      });
+    }
+  });
+
+  it('answers a throwing handler with a 500 tagged EDGE_FUNCTION_ERROR and keeps the worker', async () => {
+    const res = await fetch(fn('throws'));
+    expect(res.status).toBe(500);
+    expect(res.headers.get('sb-error-code')).toBe('EDGE_FUNCTION_ERROR');
+    expect(await res.text()).toBe('Internal Server Error');
+    const again = await fetch(fn('throws?ok'));
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe('fine');
+  });
+
+  it('answers 500 WORKER_ERROR when the worker dies, then restarts it', async () => {
+    const res = await fetch(fn('crash'));
+    expect(res.status).toBe(500);
+    expect(res.headers.get('sb-error-code')).toBe('WORKER_ERROR');
+    expect(await res.json()).toEqual({
+      code: 'WORKER_ERROR',
+      message: 'Function exited due to an error (please check logs)',
+    });
+    const again = await fetch(fn('crash?ok'));
+    expect(again.status).toBe(200);
+    expect(await again.text()).toBe('alive');
+  });
+});
+
+describe('environment', () => {
+  it('sets the platform variables, .env secrets and POSTBOX_* pass-through', async () => {
+    const res = await fetch(fn('env'));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      SUPABASE_URL: emu.url,
+      SUPABASE_ANON_KEY: emu.keys.anon,
+      SUPABASE_SERVICE_ROLE_KEY: emu.keys.serviceRole,
+      SUPABASE_DB_URL: emu.dbUrl,
+      SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: emu.keys.publishable }),
+      SUPABASE_SECRET_KEYS: JSON.stringify({ default: emu.keys.secret }),
+      MY_SECRET: 'from dotenv',
+      POSTBOX_FIXTURE_FLAG: 'passed-through',
+      POSTBOX_INTERNAL_FUNCTION_BOOT: null,
+      AWS_SECRET_ACCESS_KEY: null,
+    });
+  });
+
+  it('lets a function call back into the emulator through SUPABASE_URL', async () => {
+    const res = await fetch(fn('callback'));
+    expect(await res.json()).toEqual({ status: 200, body: { status: 'ok' } });
+  });
+
+  it('resolves npm: imports and calls another function with supabase-js', async () => {
+    const res = await fetch(fn('npm-client'));
+    expect(res.status).toBe(200);
+    const { data, error } = await res.json();
+    expect(error).toBeNull();
+    expect(data.body).toEqual({ from: 'npm-client' });
+    expect(data.headers.authorization).toBe(`Bearer ${emu.keys.anon}`);
+  }, 120_000);
+});
+
+describe('reload', () => {
+  it('serves the new code after a function file changes', async () => {
+    expect(await (await fetch(fn('reload'))).text()).toBe('version 1');
+    await writeFile(
+      join(project, 'supabase', 'functions', 'reload', 'index.ts'),
+      "Deno.serve(() => new Response('version 2'));\n",
+    );
+    let body = '';
+    for (let i = 0; i < 50 && body !== 'version 2'; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      body = await (await fetch(fn('reload'))).text();
+    }
+    expect(body).toBe('version 2');
+  });
+});

@@ -1,0 +1,109 @@
+// Runs inside Deno: boots one edge function as Supabase's edge runtime does, on a port the emulator reads back.
+//
+// The function module calls `Deno.serve(handler)` (or exports `default { fetch }`). We replace
+// `Deno.serve` before importing it so the handler listens on 127.0.0.1 at a free port, whatever
+// options it passed, then print one readiness line the parent process waits for. Any failure
+// before that line (syntax error, throw at import, no Deno.serve) exits non-zero: a boot error.
+// This file is plain Deno code; Node never runs it, so it declares the little of Deno it uses.
+
+type Handler = (req: Request, info: unknown) => Response | Promise<Response>;
+
+interface ServeOptions {
+  port?: number;
+  hostname?: string;
+  signal?: AbortSignal;
+  handler?: Handler;
+  onListen?: (addr: { port: number; hostname: string }) => void;
+  onError?: (error: unknown) => Response | Promise<Response>;
+}
+
+interface DenoNamespace {
+  serve(options: ServeOptions | Handler, handler?: Handler): unknown;
+  env: { get(name: string): string | undefined; delete(name: string): void };
+  exit(code: number): never;
+}
+
+declare const Deno: DenoNamespace;
+
+const BOOT_VARIABLE = 'POSTBOX_INTERNAL_FUNCTION_BOOT';
+/** How long a module may take after import to call Deno.serve (e.g. from a resolved promise). */
+const SERVE_GRACE_MS = 1000;
+
+const boot = JSON.parse(Deno.env.get(BOOT_VARIABLE) ?? 'null') as {
+  entry: string;
+  token: string;
+} | null;
+if (!boot) {
+  console.error(`bootstrap: ${BOOT_VARIABLE} is not set`);
+  Deno.exit(70);
+}
+// The function must not see the emulator's plumbing.
+Deno.env.delete(BOOT_VARIABLE);
+
+const realServe = Deno.serve.bind(Deno);
+let served = false;
+let resolvePort: (port: number) => void = () => undefined;
+const listening = new Promise<number>((resolve) => (resolvePort = resolve));
+
+/**
+ * Deno.serve answers a throwing handler with a plain-text 500 "Internal Server Error"; the edge
+ * runtime does the same (the gateway then tags it EDGE_FUNCTION_ERROR). We keep that answer but
+ * produce it here so a handler error never reaches Deno's own logging format.
+ */
+function guard(handler: Handler, onError?: ServeOptions['onError']): Handler {
+  return async (req, info) => {
+    try {
+      const res = await handler(req, info);
+      if (!(res instanceof Response)) {
+        throw new TypeError('Return value from serve handler must be a response');
+      }
+      return res;
+    } catch (err) {
+      console.error(err);
+      if (onError) {
+        try {
+          return await onError(err);
+        } catch (nested) {
+          console.error(nested);
+        }
+      }
+      return new Response('Internal Server Error', { status: 500 });
+    }
+  };
+}
+
+Deno.serve = (first: ServeOptions | Handler, second?: Handler) => {
+  const options: ServeOptions = typeof first === 'function' ? {} : (first ?? {});
+  const handler = typeof first === 'function' ? first : (second ?? options.handler);
+  if (typeof handler !== 'function') throw new TypeError('A handler function must be provided.');
+  if (served) throw new Error('Deno.serve was called twice; an edge function serves one handler');
+  served = true;
+  // Host and port are the emulator's choice, as the edge runtime ignores the function's own.
+  return realServe(
+    {
+      hostname: '127.0.0.1',
+      port: 0,
+      signal: options.signal,
+      onListen: ({ port }) => resolvePort(port),
+    },
+    guard(handler, options.onError),
+  );
+};
+
+try {
+  const mod = (await import(boot.entry)) as { default?: { fetch?: Handler } };
+  const fetchExport = mod.default?.fetch;
+  if (!served && typeof fetchExport === 'function') Deno.serve(fetchExport.bind(mod.default));
+} catch (err) {
+  console.error('worker boot error:', err);
+  Deno.exit(1);
+}
+
+const deadline = Date.now() + SERVE_GRACE_MS;
+while (!served && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+if (!served) {
+  console.error('worker boot error: the function never called Deno.serve');
+  Deno.exit(1);
+}
+console.log(`postbox:ready:${boot.token}:${await listening}`);
+export {};

@@ -1,0 +1,178 @@
+// One Deno process per edge function: started on first use, kept warm, restarted after a crash or a code change.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+
+/** The function could not start: syntax error, throw at import, no Deno.serve, boot timeout. */
+export class BootError extends Error {}
+
+export interface WorkerSpec {
+  name: string;
+  /** Absolute path of the function's entry file (`<functionsDir>/<name>/index.ts`). */
+  entryFile: string;
+  /** The process's working directory (the function's folder, as in the edge runtime). */
+  cwd: string;
+  denoPath: string;
+  bootstrapPath: string;
+  /** Finds the function's own `deno.json`, if any (its import map applies); run at each start. */
+  configFile: () => Promise<string | null>;
+  /** Built again for each start so `.env` edits apply on restart. */
+  env: () => Promise<Record<string, string>>;
+  bootTimeoutMs: number;
+  log: (message: string) => void;
+}
+
+interface Run {
+  ready: Promise<number>;
+  child: ChildProcess | null;
+  /** Resolves when the process has exited (or could not be spawned). */
+  exited: Promise<void>;
+  alive: boolean;
+  /** Set when restart()/close() replaced this run, so waiters retry on the next one. */
+  superseded: boolean;
+}
+
+const STOP_GRACE_MS = 2000;
+const EXIT_WAIT_MS = 1000;
+
+/** Deno permissions of a hosted function: network, env, and files (its own, plus /tmp). */
+const DENO_FLAGS = [
+  '--allow-net',
+  '--allow-env',
+  '--allow-read',
+  '--allow-write',
+  '--no-prompt',
+  // Don't write deno.lock files into the project's function folders.
+  '--no-lock',
+];
+
+export class FunctionWorker {
+  private run: Run | null = null;
+  private closed = false;
+
+  constructor(private readonly spec: WorkerSpec) {}
+
+  /** Port of the warm process, starting one first if needed; rejects with BootError. */
+  async port(): Promise<number> {
+    for (let attempt = 0; ; attempt++) {
+      if (this.closed) throw new BootError('the functions service is closed');
+      if (!this.run || !this.run.alive) this.run = this.start();
+      const run = this.run;
+      try {
+        return await run.ready;
+      } catch (err) {
+        // A reload killed the process we were waiting for: wait for the new code instead.
+        if (run.superseded && attempt < 3) continue;
+        throw err;
+      }
+    }
+  }
+
+  /**
+   * Called when the connection to a process broke. Its exit event can arrive a moment after the
+   * socket error, so wait briefly for it: the next request must not be sent to a dying process.
+   */
+  async connectionLost(): Promise<void> {
+    const run = this.run;
+    if (!run || !run.child) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      run.exited,
+      new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /** Stops the current process; the next request starts one with the current code. */
+  async restart(): Promise<void> {
+    const run = this.run;
+    this.run = null;
+    if (run) await this.stop(run);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.restart();
+  }
+
+  private start(): Run {
+    const { spec } = this;
+    let markExited: () => void = () => undefined;
+    const run: Run = {
+      ready: Promise.resolve(0),
+      child: null,
+      exited: new Promise<void>((resolve) => (markExited = resolve)),
+      alive: true,
+      superseded: false,
+    };
+    const token = randomBytes(12).toString('hex');
+    run.ready = (async () => {
+      const env = await spec.env();
+      const configFile = await spec.configFile();
+      if (run.superseded) throw new BootError('restarted before it started');
+      const boot = { entry: pathToFileURL(spec.entryFile).href, token };
+      const args = [
+        'run',
+        ...DENO_FLAGS,
+        configFile ? `--config=${configFile}` : '--no-config',
+        spec.bootstrapPath,
+      ];
+      const child = spawn(spec.denoPath, args, {
+        cwd: spec.cwd,
+        // Exactly this environment, nothing inherited (ProcessEnv's typing demands NODE_ENV).
+        env: {
+          ...env,
+          POSTBOX_INTERNAL_FUNCTION_BOOT: JSON.stringify(boot),
+        } as unknown as NodeJS.ProcessEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      run.child = child;
+      return await new Promise<number>((resolve, reject) => {
+        const fail = (message: string) => {
+          clearTimeout(timer);
+          reject(new BootError(message));
+        };
+        const timer = setTimeout(() => {
+          fail(`did not start within ${spec.bootTimeoutMs} ms`);
+          void this.stop(run);
+        }, spec.bootTimeoutMs);
+        const readyLine = `postbox:ready:${token}:`;
+        createInterface({ input: child.stdout! }).on('line', (line) => {
+          if (line.startsWith(readyLine)) {
+            clearTimeout(timer);
+            resolve(Number(line.slice(readyLine.length)));
+          } else spec.log(line);
+        });
+        createInterface({ input: child.stderr! }).on('line', (line) => spec.log(line));
+        child.once('error', (err) => fail(`could not run deno (${spec.denoPath}): ${err.message}`));
+        child.once('exit', (code, signal) => {
+          markExited();
+          run.alive = false;
+          if (this.run === run) this.run = null;
+          if (!run.superseded) spec.log(`process exited (${signal ?? `code ${code}`})`);
+          fail(`exited (${signal ?? `code ${code}`}) before it was ready`);
+        });
+      });
+    })();
+    // Boot failures are not cached: the next request boots again (the code may have been fixed).
+    run.ready.catch((err: Error) => {
+      if (!run.child) markExited();
+      run.alive = false;
+      if (this.run === run) this.run = null;
+      if (!run.superseded) spec.log(`boot failed: ${err.message}`);
+    });
+    return run;
+  }
+
+  private async stop(run: Run): Promise<void> {
+    run.superseded = true;
+    run.alive = false;
+    const child = run.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    await run.exited;
+    clearTimeout(timer);
+  }
+}
