@@ -17,6 +17,7 @@ import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
 import { createRestService } from './rest/index.js';
+import { createStorageService } from './storage/service.js';
 import { createMailer } from './mail/mailer.js';
 import { startMail } from './mail/maildev.js';
 
@@ -131,6 +132,17 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     // Services are wired here, one line each, as they are built.
     services.auth = createAuthService({ db, config, keys: KEYS, url, mailer });
     services.rest = createRestService({ db, config, keys: KEYS });
+    // Storage: objects under <dataDir>/storage; a temp dir removed on stop when nothing may touch disk.
+    const storageDataDir = options.memory
+      ? null
+      : (options.dataDir ?? join(projectDir, '.postbox'));
+    services.storage = createStorageService({
+      db,
+      config,
+      keys: KEYS,
+      url,
+      dataDir: storageDataDir,
+    });
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;
     server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));

@@ -1,0 +1,285 @@
+// Object routes: upload/update, download (authenticated and public), HEAD, info, remove, move, copy.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/types.js';
+import { findBucket, type BucketRow } from './buckets.js';
+import { asCaller, callerOf, ownerUuid, type Caller } from './caller.js';
+import {
+  assetHeaders,
+  downloadParam,
+  objectResponse,
+  requireVersion,
+  type ObjectRow,
+} from './download.js';
+import { ERRORS } from './errors.js';
+import { isoTime, mustBeValidKey } from './limits.js';
+import { json, readJson, requireString, type RouteArgs, type RouteHandler } from './route.js';
+import { SQL } from './sql.js';
+import { readUploadBody, storeObject } from './upload.js';
+
+/** Reads one object row as the caller (SELECT policy), or elevated when `caller` is null. */
+export async function findObject(
+  db: Db,
+  req: Request,
+  caller: Caller | null,
+  bucket: string,
+  key: string,
+  operation: string,
+): Promise<ObjectRow> {
+  const query = (q: Pick<Db, 'query'>) => q.query<ObjectRow>(SQL['find-object'], [bucket, key]);
+  const { rows } = caller ? await asCaller(db, { caller, req, operation }, query) : await query(db);
+  return requireVersion(rows[0]);
+}
+
+/** The object row as upstream's `RETURNING *` / objectSchema prints it. */
+export function objectJson(row: ObjectRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    bucket_id: row.bucket_id,
+    name: row.name,
+    owner: row.owner ?? '',
+    owner_id: row.owner_id ?? '',
+    version: row.version ?? '',
+    metadata: row.metadata,
+    user_metadata: row.user_metadata,
+    created_at: isoTime(row.created_at),
+    updated_at: isoTime(row.updated_at),
+    last_accessed_at: isoTime(row.last_accessed_at),
+  };
+}
+
+export const uploadObject: RouteHandler = async ({ req, params, deps }) => {
+  const caller = await callerOf(req);
+  const key = params.key;
+  mustBeValidKey(key);
+  const bucket = await findBucket(deps.db, params.bucket!);
+  const upload = await readUploadBody(req);
+  // PUT is an upsert upstream (updateObject route passes isUpsert: true).
+  const isUpdate = req.method === 'PUT';
+  const stored = await storeObject({
+    db: deps.db,
+    files: deps.files,
+    scope: {
+      caller,
+      req,
+      operation: isUpdate ? 'storage.object.upload_update' : 'storage.object.upload',
+    },
+    bucket,
+    key,
+    upload,
+    upsert: isUpdate || req.headers.get('x-upsert') === 'true',
+    globalLimit: deps.fileSizeLimit,
+    owner: caller.sub,
+  });
+  return json({ Id: stored.id, Key: stored.key });
+};
+
+/** GET/HEAD `/object/{b}/{p}` and `/object/authenticated/{b}/{p}`: the caller's SELECT policy decides. */
+export const getAuthenticatedObject: RouteHandler = async ({ req, url, params, deps }) => {
+  const caller = await callerOf(req);
+  const row = await findObject(
+    deps.db,
+    req,
+    caller,
+    params.bucket!,
+    params.key!,
+    'storage.object.get_authenticated',
+  );
+  return objectResponse(req, row, deps.files, { download: downloadParam(url) });
+};
+
+async function publicBucket(db: Db, id: string): Promise<BucketRow> {
+  const bucket = await findBucket(db, id);
+  if (!bucket.public) throw ERRORS.noSuchBucket();
+  return bucket;
+}
+
+/** GET/HEAD `/object/public/{b}/{p}`: no token needed, RLS skipped, bucket must be public. */
+export const getPublicObject: RouteHandler = async ({ req, url, params, deps }) => {
+  await publicBucket(deps.db, params.bucket!);
+  const row = await findObject(deps.db, req, null, params.bucket!, params.key!, '');
+  return objectResponse(req, row, deps.files, { download: downloadParam(url) });
+};
+
+/**
+ * `/object/info[/authenticated|/public]/{b}/{p}` (upstream getObjectInfo.ts): public buckets
+ * are read elevated, others as the caller; an anonymous caller only sees public buckets.
+ */
+export function objectInfo(publicRoute: boolean): RouteHandler {
+  return async ({ req, params, deps }: RouteArgs) => {
+    const caller = await callerOf(req, true);
+    const bucket = await findBucket(deps.db, params.bucket!);
+    if (!caller.jwt && !bucket.public) throw ERRORS.noSuchBucket();
+    const elevated = bucket.public || publicRoute;
+    const row = await findObject(
+      deps.db,
+      req,
+      elevated ? null : caller,
+      bucket.id,
+      params.key!,
+      publicRoute ? 'storage.object.info_public' : 'object.get_authenticated_info',
+    );
+    const meta = row.metadata ?? {};
+    const headers = assetHeaders(row, {});
+    headers.delete('Accept-Ranges');
+    headers.delete('X-Robots-Tag');
+    headers.set('Content-Type', 'application/json');
+    return new Response(
+      JSON.stringify({
+        id: row.id,
+        name: row.name,
+        version: row.version,
+        bucket_id: row.bucket_id,
+        size: meta.size ?? null,
+        content_type: meta.mimetype ?? null,
+        cache_control: meta.cacheControl ?? null,
+        etag: meta.eTag ?? null,
+        metadata: row.user_metadata,
+        last_modified: isoTime(row.updated_at),
+        created_at: isoTime(row.created_at),
+      }),
+      { status: 200, headers },
+    );
+  };
+}
+
+/** Deletes rows as the caller (SELECT + DELETE; invisible rows are skipped), then their files. */
+async function removeObjects(args: RouteArgs, names: string[], operation: string) {
+  const { req, params, deps } = args;
+  const caller = await callerOf(req);
+  const bucket = params.bucket!;
+  const { rows } = await asCaller(deps.db, { caller, req, operation }, (tx) =>
+    tx.query<ObjectRow>(SQL['delete-objects'], [bucket, names]),
+  );
+  for (const row of rows) {
+    if (row.version) await deps.files.remove({ bucket, key: row.name, version: row.version });
+  }
+  return rows;
+}
+
+/** DELETE `/object/{b}` `{prefixes}` → the deleted rows. Entries may be `{path, versionId}` (≥2.110). */
+export const deleteObjects: RouteHandler = async (args) => {
+  const body = await readJson(args.req);
+  const prefixes = body.prefixes;
+  if (!Array.isArray(prefixes))
+    throw ERRORS.invalidRequest("body must have required property 'prefixes'");
+  if (prefixes.length < 1 || prefixes.length > 1000) {
+    throw ERRORS.invalidRequest('body/prefixes must NOT have fewer than 1 items');
+  }
+  const names = prefixes.map((p: unknown) =>
+    typeof p === 'string' ? p : String((p as { path?: unknown })?.path ?? ''),
+  );
+  const rows = await removeObjects(args, names, 'storage.object.delete_many');
+  return json(rows.map(objectJson));
+};
+
+/** DELETE `/object/{b}/{p}` (upstream deleteObject): one object or NoSuchKey. */
+export const deleteObject: RouteHandler = async (args) => {
+  const rows = await removeObjects(args, [args.params.key!], 'storage.object.delete');
+  if (!rows[0]) throw ERRORS.noSuchKey();
+  return json({ message: 'Successfully deleted' });
+};
+
+/** POST `/object/move`: one UPDATE as the caller (SELECT + UPDATE); the bytes move to a new version. */
+export const moveObject: RouteHandler = async ({ req, deps }) => {
+  const caller = await callerOf(req);
+  const body = await readJson(req);
+  const bucketId = requireString(body, 'bucketId');
+  const sourceKey = requireString(body, 'sourceKey');
+  const destinationKey = requireString(body, 'destinationKey');
+  const destinationBucket =
+    typeof body.destinationBucket === 'string' && body.destinationBucket
+      ? body.destinationBucket
+      : bucketId;
+  mustBeValidKey(destinationKey);
+  const scope = { caller, req, operation: 'storage.object.move' };
+  const source = await findObject(deps.db, req, caller, bucketId, sourceKey, scope.operation);
+  if (destinationBucket !== bucketId) await findBucket(deps.db, destinationBucket);
+  const version = randomUUID();
+  const from = { bucket: bucketId, key: sourceKey, version: source.version ?? '' };
+  const to = { bucket: destinationBucket, key: destinationKey, version };
+  await deps.files.copy(from, to);
+  let moved: { id: string } | undefined;
+  try {
+    moved = await asCaller(deps.db, scope, async (tx) => {
+      const { rows } = await tx.query<{ id: string }>(SQL['move-object'], [
+        bucketId,
+        sourceKey,
+        destinationBucket,
+        destinationKey,
+        ownerUuid(caller.sub),
+        caller.sub ?? null,
+        version,
+      ]);
+      return rows[0];
+    });
+  } catch (err) {
+    await deps.files.remove(to);
+    if ((err as { code?: string }).code === '23505') throw ERRORS.resourceAlreadyExists();
+    throw err;
+  }
+  if (!moved) {
+    await deps.files.remove(to);
+    throw ERRORS.noSuchKey();
+  }
+  await deps.files.remove(from);
+  return json({
+    message: 'Successfully moved',
+    Id: moved.id,
+    Key: `${destinationBucket}/${destinationKey}`,
+  });
+};
+
+/** POST `/object/copy`: SELECT on the source, INSERT (or upsert with x-upsert) of the destination. */
+export const copyObject: RouteHandler = async ({ req, deps }) => {
+  const caller = await callerOf(req);
+  const body = await readJson(req);
+  const bucketId = requireString(body, 'bucketId');
+  const sourceKey = requireString(body, 'sourceKey');
+  const destinationKey = requireString(body, 'destinationKey');
+  const destinationBucket =
+    typeof body.destinationBucket === 'string' && body.destinationBucket
+      ? body.destinationBucket
+      : bucketId;
+  mustBeValidKey(destinationKey);
+  const copyMetadata = body.copyMetadata !== false;
+  const scope = { caller, req, operation: 'storage.object.copy' };
+  const source = await findObject(deps.db, req, caller, bucketId, sourceKey, scope.operation);
+  const bucket = await findBucket(deps.db, destinationBucket);
+  const meta = { ...(source.metadata ?? {}) };
+  if (!copyMetadata && body.metadata && typeof body.metadata === 'object') {
+    const given = body.metadata as { cacheControl?: unknown; mimetype?: unknown };
+    if (typeof given.cacheControl === 'string') meta.cacheControl = given.cacheControl;
+    if (typeof given.mimetype === 'string') meta.mimetype = given.mimetype;
+  }
+  const xMetadata = req.headers.get('x-metadata');
+  const userMetadata = copyMetadata
+    ? source.user_metadata
+    : xMetadata
+      ? (JSON.parse(Buffer.from(xMetadata, 'base64').toString('utf8')) as Record<string, unknown>)
+      : null;
+  const bytes = await deps.files.readAll({
+    bucket: bucketId,
+    key: sourceKey,
+    version: source.version ?? '',
+  });
+  const stored = await storeObject({
+    db: deps.db,
+    files: deps.files,
+    scope,
+    // Copies are not re-validated against the destination's size and mime limits upstream.
+    bucket: { id: bucket.id, file_size_limit: null, allowed_mime_types: null },
+    key: destinationKey,
+    upload: {
+      body: bytes,
+      mimeType: typeof meta.mimetype === 'string' ? meta.mimetype : 'application/octet-stream',
+      cacheControl: typeof meta.cacheControl === 'string' ? meta.cacheControl : 'no-cache',
+      userMetadata,
+      declaredLength: null,
+    },
+    upsert: req.headers.get('x-upsert') === 'true',
+    globalLimit: Number.MAX_SAFE_INTEGER,
+    owner: caller.sub,
+  });
+  const row = await findObject(deps.db, req, null, destinationBucket, destinationKey, '');
+  return json({ Id: stored.id, Key: stored.key, ...objectJson(row) });
+};
