@@ -27,7 +27,8 @@ const pick = (record: Record<string, unknown> | null, allowed: Set<string>) =>
 export class ChangeFeed {
   private readonly catalog: TableCatalog;
   private queue: Promise<void> = Promise.resolve();
-  private reconciling: Promise<void> | null = null;
+  private reconciling: Promise<void> = Promise.resolve();
+  private ticking = false;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -49,9 +50,13 @@ export class ChangeFeed {
     await this.reconcile();
     this.timer = setInterval(() => {
       if (![...this.hub.all()].some((s) => s.bindings.length)) return;
+      if (this.ticking) return;
+      this.ticking = true;
       this.catalog.clear();
-      this.reconcile().catch((err) => this.log('[realtime] publication refresh failed', err));
-      this.db.query(SQL['purge-changes']).catch(() => undefined);
+      this.reconcile()
+        .then(() => this.db.query(SQL['purge-changes']))
+        .catch((err) => this.log('[realtime] publication refresh failed', err))
+        .finally(() => (this.ticking = false));
     }, REFRESH_MS);
     this.timer.unref();
   }
@@ -68,10 +73,11 @@ export class ChangeFeed {
    * tables that left it. Runs at start, on each subscription and every REFRESH_MS.
    */
   reconcile(): Promise<void> {
-    this.reconciling ??= this.doReconcile().finally(() => {
-      this.reconciling = null;
-    });
-    return this.reconciling;
+    // Runs are serialised and each call gets a run of its own that starts after it was made,
+    // so a subscription never relies on a run that read the catalogue before its table was added.
+    const run = this.reconciling.then(() => this.doReconcile());
+    this.reconciling = run.catch(() => undefined);
+    return run;
   }
 
   private async doReconcile(): Promise<void> {
@@ -95,22 +101,26 @@ export class ChangeFeed {
   }
 
   /**
-   * Checks the bindings of a new join and makes sure capture is in place, then tells the
-   * client as upstream does with a `system` message (ok, or error naming the parameters).
+   * Checks the bindings of a new join against the catalogue and makes sure capture is in place
+   * before the join is answered, so events written after SUBSCRIBED are never missed.
+   * Returns the problems found (empty when the bindings are live).
    */
-  async subscribe(sub: Subscriber, raw: unknown[]): Promise<void> {
+  async prepare(sub: Subscriber, raw: unknown[]): Promise<string[]> {
     const problems: string[] = [];
     for (const [i, binding] of sub.bindings.entries()) {
       const problem = await this.check(binding, raw[i]);
       if (problem) problems.push(problem);
     }
-    if (problems.length) {
-      this.system(sub, 'error', problems.join('; '));
-      return;
-    }
+    if (problems.length) return problems;
     await this.reconcile();
     for (const binding of sub.bindings) binding.ready = true;
-    this.system(sub, 'ok', 'Subscribed to PostgreSQL');
+    return problems;
+  }
+
+  /** After the join reply, upstream reports the outcome with a `system` message. */
+  announce(sub: Subscriber, problems: string[]): void {
+    if (problems.length) this.system(sub, 'error', problems.join('; '));
+    else this.system(sub, 'ok', 'Subscribed to PostgreSQL');
   }
 
   private system(sub: Subscriber, status: 'ok' | 'error', message: string) {

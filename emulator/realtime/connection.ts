@@ -154,6 +154,7 @@ export class Connection implements Outlet {
       bindings,
       canWrite,
     };
+    const problems = bindings.length ? await this.deps.cdc.prepare(sub, raw) : [];
     this.channels.set(msg.topic, sub);
     this.deps.hub.add(sub);
     this.scheduleExpiry(sub);
@@ -178,11 +179,7 @@ export class Connection implements Outlet {
         payload: this.deps.hub.presenceState(sub.topic, sub.private),
       });
     }
-    if (bindings.length) {
-      this.deps.cdc
-        .subscribe(sub, raw)
-        .catch((err) => this.deps.log('[realtime] subscribe failed', err));
-    }
+    if (bindings.length) this.deps.cdc.announce(sub, problems);
   }
 
   private async refreshToken(sub: Subscriber, token: unknown): Promise<void> {

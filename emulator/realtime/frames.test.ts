@@ -59,11 +59,11 @@ describe('binary frames', () => {
 
   it('decodes what realtime-js encodes, JSON, metadata and raw bytes, with UTF-8 names', () => {
     const serializer = new Serializer();
-    const encode = (payload: unknown) =>
+    const encode = (payload: Record<string, unknown>) =>
       new Promise<ArrayBuffer>((resolve) =>
         serializer.encode(
           { join_ref: '12', ref: '13', topic: 'realtime:salle-é', event: 'broadcast', payload },
-          (out: ArrayBuffer) => resolve(out),
+          (out: string | ArrayBuffer) => resolve(out as ArrayBuffer),
         ),
       );
     return (async () => {
@@ -101,7 +101,7 @@ describe('binary frames', () => {
     const serializer = new Serializer();
     let decoded: unknown;
     serializer.decode(
-      out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength),
+      out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength) as ArrayBuffer,
       (m: unknown) => (decoded = m),
     );
     expect(decoded).toMatchObject({

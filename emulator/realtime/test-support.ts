@@ -56,6 +56,15 @@ export class Inbox<T> {
     }
   }
 
+  /** Waits until at least n items arrived (they stay in the inbox). */
+  async count(n: number, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.items.length < n) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${n} items`);
+      await sleep(20);
+    }
+  }
+
   /** Asserts that nothing matching arrives within `ms`. */
   async none(predicate: (item: T) => boolean = () => true, ms = 700): Promise<void> {
     await new Promise((r) => setTimeout(r, ms));
