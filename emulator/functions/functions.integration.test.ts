@@ -1,5 +1,5 @@
 // Edge functions as a client sees them: supabase-js `functions.invoke` and raw fetch against real Deno.
-import { cp, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +17,8 @@ verify_jwt = false
 [functions.env]
 verify_jwt = false
 [functions.boot-error]
+verify_jwt = false
+[functions.bad-import]
 verify_jwt = false
 [functions.throws-at-import]
 verify_jwt = false
@@ -50,6 +52,12 @@ beforeAll(async () => {
   project = await mkdtemp(join(tmpdir(), 'postbox-functions-'));
   const functionsDir = join(project, 'supabase', 'functions');
   await cp(FIXTURES, functionsDir, { recursive: true });
+  // Written here, not kept as a fixture, because Prettier and ESLint cannot parse it.
+  await mkdir(join(functionsDir, 'boot-error'));
+  await writeFile(
+    join(functionsDir, 'boot-error', 'index.ts'),
+    "Deno.serve((req) => new Response('never' );;; const = ;\n",
+  );
   await writeFile(join(project, 'supabase', 'config.toml'), CONFIG_TOML);
   await writeFile(
     join(functionsDir, '.env'),
@@ -230,7 +238,7 @@ describe('routing', () => {
 
 describe('failures', () => {
   it('answers 503 BOOT_ERROR when the function cannot boot', async () => {
-    for (const name of ['boot-error', 'throws-at-import', 'no-serve']) {
+    for (const name of ['boot-error', 'bad-import', 'throws-at-import', 'no-serve']) {
       const res = await fetch(fn(name), { method: 'POST', body: '{}' });
       expect(res.status, name).toBe(503);
       expect(res.headers.get('sb-error-code')).toBe('BOOT_ERROR');

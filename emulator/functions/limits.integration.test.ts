@@ -1,0 +1,54 @@
+// The functions service on its own with short limits: idle timeout and response streaming.
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { KEYS } from '../keys.js';
+import { createFunctionsService } from './service.js';
+
+const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
+const ORIGIN = 'http://127.0.0.1:1';
+
+// No emulator needed: the service answers web-standard requests; nothing here calls back.
+const service = createFunctionsService({
+  functionsDir: FIXTURES,
+  config: { slow: { verifyJwt: false }, stream: { verifyJwt: false } },
+  url: ORIGIN,
+  keys: KEYS,
+  dbUrl: null,
+  idleTimeoutMs: 1500,
+});
+afterAll(() => service.close?.());
+
+const call = (path: string) =>
+  service.handle(new Request(`${ORIGIN}/functions/v1/${path}`), {
+    apikey: null,
+    remoteAddress: '127.0.0.1',
+  });
+
+describe('limits', () => {
+  it('answers 504 IDLE_TIMEOUT when no response starts within the idle limit', async () => {
+    expect(await (await call('slow?ms=10')).text()).toBe('slept 10');
+    const res = await call('slow?ms=5000');
+    expect(res.status).toBe(504);
+    expect(res.headers.get('sb-error-code')).toBe('IDLE_TIMEOUT');
+    expect(await res.json()).toEqual({
+      code: 'IDLE_TIMEOUT',
+      message: 'Request idle timeout limit (2s) reached',
+    });
+  });
+
+  it('streams a response as the function writes it', async () => {
+    const res = await call('stream');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const reader = res.body!.getReader();
+    const first = await reader.read();
+    expect(new TextDecoder().decode(first.value)).toBe('data: first\n\n');
+    // The second event only exists once we ask for it, so the first cannot have been buffered.
+    expect(await (await call('stream/release')).text()).toBe('released');
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += new TextDecoder().decode(chunk.value);
+    }
+    expect(rest).toBe('data: second\n\n');
+  });
+});
