@@ -1,0 +1,30 @@
+// The Postbox mark (an envelope on an indigo tile), inline so it needs no request; decorative by default.
+export default function Logo({ size = 56, className }: { size?: number; className?: string }) {
+  return (
+    <svg
+      className={className}
+      width={size}
+      height={size}
+      viewBox="0 0 64 64"
+      aria-hidden="true"
+      focusable="false"
+    >
+      <defs>
+        <linearGradient id="postbox-logo-bg" x1="0" y1="0" x2="1" y2="1">
+          <stop offset="0" stopColor="#6366f1" />
+          <stop offset="1" stopColor="#4338ca" />
+        </linearGradient>
+      </defs>
+      <rect width="64" height="64" rx="16" fill="url(#postbox-logo-bg)" />
+      <rect x="14" y="19" width="36" height="26" rx="5" fill="#fff" />
+      <path
+        d="M16 22.5 32 34l16-11.5"
+        fill="none"
+        stroke="#4f46e5"
+        strokeWidth="3.5"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
+  );
+}

@@ -1,0 +1,53 @@
+// Playwright global setup: checks that out/ was built for the e2e emulator, then starts that emulator
+// in memory on the fixed e2e ports; the returned function is Playwright's teardown and stops it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startEmulator } from '../../emulator/index';
+import { E2E_API_PORT, E2E_MAIL_SMTP_PORT, E2E_MAIL_WEB_PORT, E2E_SUPABASE_URL } from './ports';
+
+function bundleMentions(dir: string, needle: string): boolean {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (
+      entry.isDirectory()
+        ? bundleMentions(path, needle)
+        : readFileSync(path, 'utf8').includes(needle)
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+function assertE2eBuild(): void {
+  const chunks = join('out', '_next', 'static');
+  let ok = false;
+  try {
+    ok = bundleMentions(chunks, E2E_SUPABASE_URL);
+  } catch {
+    // no out/ at all: same advice
+  }
+  if (!ok) {
+    throw new Error(
+      `out/ is missing or was not built for the e2e emulator. Build it with:\n` +
+        `  NEXT_PUBLIC_SUPABASE_URL=${E2E_SUPABASE_URL} npx next build`,
+    );
+  }
+}
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  assertE2eBuild();
+  const emulator = await startEmulator({
+    memory: true,
+    port: E2E_API_PORT,
+    dbPort: null,
+    mailWebPort: E2E_MAIL_WEB_PORT,
+    mailSmtpPort: E2E_MAIL_SMTP_PORT,
+    log: (message) => console.log(`[emulator] ${message}`),
+  });
+  if (emulator.url !== E2E_SUPABASE_URL) {
+    await emulator.stop();
+    throw new Error(`emulator listens on ${emulator.url}, expected ${E2E_SUPABASE_URL}`);
+  }
+  return () => emulator.stop();
+}
