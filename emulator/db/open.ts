@@ -92,7 +92,15 @@ async function openNativeDatabase(
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  if (options.databaseUrl) return openNativeDatabase(options.databaseUrl, options.memory ?? false);
+  if (options.databaseUrl) {
+    if (options.reset && !options.memory) {
+      // Dropping someone's database is not the emulator's call; a throw-away one needs no reset.
+      throw new Error(
+        'reset is not supported with DATABASE_URL: drop and recreate that database yourself, or use memory mode',
+      );
+    }
+    return openNativeDatabase(options.databaseUrl, options.memory ?? false);
+  }
   if (options.memory) {
     const db = await openPglite();
     return { db, url: null, fresh: true, close: () => db.close() };

@@ -60,7 +60,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDb>
   const listeners = new Map<string, Set<(payload: string) => void>>();
   const unlistens = new Map<string, () => Promise<void>>();
   const deliver = (channel: string, payload: string) => {
-    for (const listener of listeners.get(channel) ?? []) listener(payload);
+    for (const listener of listeners.get(channel) ?? []) lock.outside(() => listener(payload));
   };
   return {
     kind: 'pglite',

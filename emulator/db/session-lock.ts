@@ -30,6 +30,14 @@ export class SessionLock {
     };
   }
 
+  /**
+   * Runs fn as code that does not hold the session, even when called from inside a hold —
+   * for NOTIFY callbacks, which PGlite calls from within the query that received them.
+   */
+  outside<T>(fn: () => T): T {
+    return this.holder.exit(fn);
+  }
+
   /** Runs fn holding the session (or within the current hold). */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (this.holder.getStore()?.active) return fn();

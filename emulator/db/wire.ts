@@ -196,9 +196,15 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
   const server: Server = createServer(serve);
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`database port ${options.port} is already in use (${host})`, { cause: err })
+          : err,
+      );
+    server.once('error', failed);
     server.listen(options.port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
