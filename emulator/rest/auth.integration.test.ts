@@ -1,0 +1,154 @@
+// REST conformance, callers: JWT errors, RLS with anon / a user / service_role under both key styles, grants.
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startRestFixture, userToken, type RestFixture } from './test-fixtures.js';
+
+let f: RestFixture;
+const ALICE = '11111111-1111-4111-8111-111111111111';
+const BOB = '22222222-2222-4222-8222-222222222222';
+let aliceToken: string;
+let bobToken: string;
+
+beforeAll(async () => {
+  f = await startRestFixture(`
+    insert into public.todos (owner, task) values
+      ('${ALICE}', 'alice 1'), ('${ALICE}', 'alice 2'), ('${BOB}', 'bob 1');
+    insert into public.secrets values (1, 'hidden');
+  `);
+  aliceToken = await userToken(ALICE);
+  bobToken = await userToken(BOB);
+}, 60_000);
+afterAll(() => f?.emu.stop());
+
+function client(key: string, accessToken?: string): SupabaseClient {
+  return createClient(f.emu.url, key, {
+    auth: { persistSession: false },
+    global: accessToken ? { headers: { Authorization: `Bearer ${accessToken}` } } : {},
+    realtime: { transport: WebSocket as never },
+  });
+}
+
+const KEY_STYLES = [
+  ['legacy JWT keys', () => f.emu.keys.anon, () => f.emu.keys.serviceRole],
+  ['sb_publishable_/sb_secret_ keys', () => f.emu.keys.publishable, () => f.emu.keys.secret],
+] as const;
+
+describe.each(KEY_STYLES)('RLS with %s', (_name, anonKey, serviceKey) => {
+  it('anon sees no todos and cannot insert one (401 42501)', async () => {
+    const anon = client(anonKey());
+    const { data } = await anon.from('todos').select('task');
+    expect(data).toEqual([]);
+    const { error, status } = await anon.from('todos').insert({ task: 'sneaky' });
+    expect(status).toBe(401);
+    expect(error).toMatchObject({
+      code: '42501',
+      message: 'new row violates row-level security policy for table "todos"',
+    });
+  });
+
+  it('a user sees and changes only their own rows', async () => {
+    const alice = client(anonKey(), aliceToken);
+    const { data } = await alice.from('todos').select('task').order('id');
+    expect(data).toEqual([{ task: 'alice 1' }, { task: 'alice 2' }]);
+    const { data: added, status } = await alice
+      .from('todos')
+      .insert({ task: 'alice 3' })
+      .select('owner, task')
+      .single();
+    expect(status).toBe(201);
+    expect(added).toEqual({ owner: ALICE, task: 'alice 3' });
+    await alice.from('todos').delete().eq('task', 'alice 3');
+
+    const bob = client(anonKey(), bobToken);
+    const { data: touched } = await bob
+      .from('todos')
+      .update({ done: true })
+      .eq('task', 'alice 1')
+      .select();
+    expect(touched).toEqual([]);
+    const { error, status: forbidden } = await bob
+      .from('todos')
+      .insert({ owner: ALICE, task: 'for alice' });
+    expect(forbidden).toBe(403);
+    expect(error?.code).toBe('42501');
+  });
+
+  it('service_role bypasses RLS and reads tables without API grants', async () => {
+    const service = client(serviceKey());
+    const { data } = await service.from('todos').select('task').order('id');
+    expect(data?.map((r) => r.task)).toEqual(['alice 1', 'alice 2', 'bob 1']);
+    const { data: secrets } = await service.from('secrets').select('value');
+    expect(secrets).toEqual([{ value: 'hidden' }]);
+  });
+
+  it('a missing GRANT is 401 for anon and 403 for a user', async () => {
+    const { error, status } = await client(anonKey()).from('secrets').select();
+    expect([status, error?.code, error?.message]).toEqual([
+      401,
+      '42501',
+      'permission denied for table secrets',
+    ]);
+    const { status: userStatus } = await client(anonKey(), aliceToken).from('secrets').select();
+    expect(userStatus).toBe(403);
+  });
+});
+
+describe('request context', () => {
+  it('sets role, claims, method, path and headers for SQL', async () => {
+    const { data } = await client(f.emu.keys.publishable, aliceToken).rpc('whoami');
+    expect(data).toEqual({
+      role: 'authenticated',
+      sub: ALICE,
+      method: 'POST',
+      path: '/rpc/whoami',
+      apikey: f.emu.keys.publishable,
+    });
+    const { data: anon } = await client(f.emu.keys.anon).rpc('whoami', undefined, { get: true });
+    expect(anon).toMatchObject({ role: 'anon', sub: null, method: 'GET' });
+  });
+});
+
+describe('JWT errors', () => {
+  const call = (token: string) =>
+    f.rest('/books?select=id', { headers: { Authorization: `Bearer ${token}` } });
+
+  it('answers 401 PGRST303 for an expired token', async () => {
+    const res = await call(await userToken(ALICE, -60));
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer error="invalid_token", error_description="JWT expired"',
+    );
+    expect(await res.json()).toEqual({
+      code: 'PGRST303',
+      message: 'JWT expired',
+      details: null,
+      hint: null,
+    });
+  });
+
+  it('answers 401 PGRST301 for a forged or undecodable token', async () => {
+    const forged = await new SignJWT({ role: 'service_role' })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(new TextEncoder().encode('not-the-secret-not-the-secret-not-the-secret'));
+    for (const token of [forged, 'garbage']) {
+      const res = await call(token);
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(
+        /^Bearer error="invalid_token", error_description=".+"$/,
+      );
+      expect((await res.json()).code).toBe('PGRST301');
+    }
+  });
+
+  it('answers 401 for a role that does not exist', async () => {
+    const res = await call(
+      await new SignJWT({ role: 'nobody' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(f.emu.keys.jwtSecret)),
+    );
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('22023');
+  });
+});

@@ -1,0 +1,110 @@
+// REST conformance, RPC and the schema cache: calls, results, errors, profiles, reload after DDL.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRestFixture, type RestFixture } from './test-fixtures.js';
+
+let f: RestFixture;
+beforeAll(async () => {
+  f = await startRestFixture();
+}, 60_000);
+afterAll(() => f?.emu.stop());
+
+describe('rpc', () => {
+  it('calls with named arguments by POST and by GET', async () => {
+    expect(await f.anon.rpc('add', { a: 2, b: 3 })).toMatchObject({ data: 5, status: 200 });
+    const res = await f.rest('/rpc/add?a=20&b=22');
+    expect([res.status, await res.json()]).toEqual([200, 42]);
+  });
+
+  it('picks the overload by argument names', async () => {
+    expect((await f.anon.rpc('greet', { name: 'Ada' })).data).toBe('hello Ada');
+    expect((await f.anon.rpc('greet', { name: 'Ada', greeting: 'bonjour' })).data).toBe(
+      'bonjour Ada',
+    );
+  });
+
+  it('returns arrays for SETOF (with filters and select), objects for a row type, 204 for void', async () => {
+    const { data } = await f.anon
+      .rpc('books_by', { author: 3 })
+      .select('title')
+      .order('id', { ascending: false });
+    expect(data).toEqual([{ title: 'Sido' }, { title: 'Cheri' }]);
+    const { data: first } = await f.anon.rpc('first_book').select('id,title');
+    expect(first).toEqual({ id: 1, title: 'Notes' });
+    expect((await f.anon.rpc('series', { n: 3 })).data).toEqual([1, 2, 3]);
+    const res = await f.rest('/rpc/noop', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe('');
+  });
+
+  it('passes the whole body to a single unnamed json parameter', async () => {
+    expect((await f.anon.rpc('echo', { any: ['thing', 1] })).data).toEqual({ any: ['thing', 1] });
+  });
+
+  it('maps raised errors: P0001 → 400, PT418 → 418', async () => {
+    const { error, status } = await f.anon.rpc('fail', { msg: 'nope' });
+    expect(status).toBe(400);
+    expect(error).toEqual({ code: 'P0001', message: 'nope', details: null, hint: 'from fail()' });
+    const { status: teapot, error: e2 } = await f.anon.rpc('teapot');
+    expect([teapot, e2?.message]).toEqual([418, 'I am a teapot']);
+  });
+
+  it('answers 404 PGRST202 for an unknown function or arguments', async () => {
+    const { error, status } = await f.anon.rpc('add', { a: 1, c: 2 });
+    expect(status).toBe(404);
+    expect(error?.code).toBe('PGRST202');
+    expect(error?.message).toBe('Could not find the function public.add(a, c) in the schema cache');
+  });
+
+  it('runs GET in a read-only transaction (405 for a volatile write)', async () => {
+    const res = await f.rest('/rpc/add_item?name=x');
+    expect(res.status).toBe(405);
+    expect((await res.json()).code).toBe('25006');
+    expect((await f.service.rpc('add_item', { name: 'x' })).status).toBe(200);
+  });
+});
+
+describe('schema cache and profiles', () => {
+  it('answers 404 PGRST205 for an unknown table', async () => {
+    const res = await f.rest('/nowhere');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      code: 'PGRST205',
+      message: "Could not find the table 'public.nowhere' in the schema cache",
+      details: null,
+      hint: null,
+    });
+  });
+
+  it('sees a table created after start (NOTIFY pgrst) and columns added by plain DDL', async () => {
+    await f.emu.db.exec(`
+      create table public.late (id int primary key, label text);
+      grant select, insert on public.late to anon;
+      notify pgrst, 'reload schema';`);
+    const { error, status } = await f.anon.from('late').insert({ id: 1, label: 'hi' });
+    expect([error, status]).toEqual([null, 201]);
+    await f.emu.db.exec('alter table public.late add column extra int');
+    const { error: e2 } = await f.anon.from('late').insert({ id: 2, extra: 7 });
+    expect(e2).toBeNull();
+    const { data } = await f.anon.from('late').select('id, extra').order('id');
+    expect(data).toEqual([
+      { id: 1, extra: null },
+      { id: 2, extra: 7 },
+    ]);
+  });
+
+  it('answers 406 PGRST106 for a schema that is not exposed', async () => {
+    const { error, status } = await f.anon.schema('storage').from('buckets').select();
+    expect(status).toBe(406);
+    expect(error).toMatchObject({ code: 'PGRST106', message: 'Invalid schema: storage' });
+  });
+
+  it('answers 501 naming the OpenAPI description, which is not implemented', async () => {
+    const res = await f.rest('/');
+    expect(res.status).toBe(501);
+    expect((await res.json()).message).toContain('OpenAPI');
+  });
+});

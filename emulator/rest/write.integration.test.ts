@@ -1,0 +1,248 @@
+// REST conformance, writes: insert/upsert/update/delete with every Prefer token, columns, on_conflict, errors.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startRestFixture, type RestFixture } from './test-fixtures.js';
+
+let f: RestFixture;
+beforeAll(async () => {
+  f = await startRestFixture();
+}, 60_000);
+afterAll(() => f?.emu.stop());
+beforeEach(async () => {
+  await f.emu.db.exec('truncate public.items restart identity');
+});
+
+const json = (body: unknown, prefer?: string, extra: Record<string, string> = {}) => ({
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', ...(prefer ? { Prefer: prefer } : {}), ...extra },
+});
+
+describe('insert', () => {
+  it('answers 201 with no body by default, and the rows with return=representation', async () => {
+    const minimal = await f.rest('/items', { method: 'POST', ...json({ sku: 'a', name: 'A' }) });
+    expect(minimal.status).toBe(201);
+    expect(await minimal.text()).toBe('');
+    const { data, error, status } = await f.anon
+      .from('items')
+      .insert([
+        { sku: 'b', name: 'B', qty: 5 },
+        { sku: 'c', qty: 1 },
+      ])
+      .select('id, sku, name, qty');
+    expect(error).toBeNull();
+    expect(status).toBe(201);
+    expect(data).toEqual([
+      { id: 2, sku: 'b', name: 'B', qty: 5 },
+      { id: 3, sku: 'c', name: null, qty: 1 },
+    ]);
+  });
+
+  it('inserts null for a missing key unless Prefer: missing=default', async () => {
+    const missing = await f.anon.from('items').insert([{ sku: 'n', qty: 2 }, { sku: 'o' }]);
+    expect(missing.status).toBe(400);
+    expect(missing.error?.code).toBe('23502');
+    const { data, error } = await f.anon
+      .from('items')
+      .insert([{ sku: 'd', qty: 2 }, { sku: 'e' }], { defaultToNull: false })
+      .select('sku, qty');
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { sku: 'd', qty: 2 },
+      { sku: 'e', qty: 1 },
+    ]);
+  });
+
+  it('reports counts as */N and returns an object for .single()', async () => {
+    const res = await f.rest('/items?columns="sku","name"', {
+      method: 'POST',
+      ...json([{ sku: 'x', name: 'X', extra: 1 }, { sku: 'y' }], 'count=exact'),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('content-range')).toBe('*/2');
+    const { data } = await f.anon.from('items').insert({ sku: 'z' }).select('sku').single();
+    expect(data).toEqual({ sku: 'z' });
+  });
+
+  it('answers PGRST204 for an unknown column and PGRST102 for invalid JSON', async () => {
+    const unknown = await f.rest('/items', { method: 'POST', ...json({ nope: 1 }) });
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toEqual({
+      code: 'PGRST204',
+      message: "Could not find the 'nope' column of 'items' in the schema cache",
+      details: null,
+      hint: null,
+    });
+    const bad = await f.rest('/items', {
+      method: 'POST',
+      body: '{"a":',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).code).toBe('PGRST102');
+  });
+
+  it('answers 409 with the Postgres error for a unique violation', async () => {
+    await f.anon.from('items').insert({ sku: 'dup' });
+    const { error, status } = await f.anon.from('items').insert({ sku: 'dup' });
+    expect(status).toBe(409);
+    expect(error).toMatchObject({
+      code: '23505',
+      message: 'duplicate key value violates unique constraint "items_sku_key"',
+      details: 'Key (sku)=(dup) already exists.',
+    });
+  });
+
+  it('sends headers-only with a Location', async () => {
+    const res = await f.rest('/items', {
+      method: 'POST',
+      ...json({ sku: 'loc' }, 'return=headers-only'),
+    });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toBe('/items?id=eq.1');
+  });
+});
+
+describe('upsert', () => {
+  it('merges duplicates on the primary key or on_conflict columns', async () => {
+    await f.anon.from('items').insert({ sku: 'u1', name: 'old', qty: 1 });
+    const { data, status } = await f.anon
+      .from('items')
+      .upsert({ sku: 'u1', name: 'new' }, { onConflict: 'sku' })
+      .select('id, sku, name, qty');
+    expect(status).toBe(200);
+    expect(data).toEqual([{ id: 1, sku: 'u1', name: 'new', qty: 1 }]);
+    const { data: inserted, status: created } = await f.anon
+      .from('items')
+      .upsert([
+        { id: 1, sku: 'u1', name: 'again' },
+        { id: 7, sku: 'u7', name: 'seven' },
+      ])
+      .select('id, name');
+    expect(created).toBe(201);
+    expect(inserted).toEqual([
+      { id: 1, name: 'again' },
+      { id: 7, name: 'seven' },
+    ]);
+  });
+
+  it('ignores duplicates with resolution=ignore-duplicates', async () => {
+    await f.anon.from('items').insert({ sku: 'i1', name: 'kept' });
+    const { data, error } = await f.anon
+      .from('items')
+      .upsert(
+        [
+          { sku: 'i1', name: 'lost' },
+          { sku: 'i2', name: 'added' },
+        ],
+        {
+          onConflict: 'sku',
+          ignoreDuplicates: true,
+        },
+      )
+      .select('sku, name');
+    expect(error).toBeNull();
+    expect(data).toEqual([{ sku: 'i2', name: 'added' }]);
+    const { data: all } = await f.anon.from('items').select('sku, name').order('sku');
+    expect(all).toEqual([
+      { sku: 'i1', name: 'kept' },
+      { sku: 'i2', name: 'added' },
+    ]);
+  });
+});
+
+describe('update and delete', () => {
+  beforeEach(async () => {
+    await f.anon.from('items').insert([
+      { sku: 'p', name: 'P', qty: 1 },
+      { sku: 'q', name: 'Q', qty: 2 },
+      { sku: 'r', name: 'R', qty: 3 },
+    ]);
+  });
+
+  it('updates with filters: 204 minimal, 200 with representation and counts', async () => {
+    const minimal = await f.rest('/items?qty=gte.2', { method: 'PATCH', ...json({ name: 'big' }) });
+    expect(minimal.status).toBe(204);
+    expect(minimal.headers.get('content-range')).toBe('0-1/*');
+    const { data, count, status } = await f.anon
+      .from('items')
+      .update({ qty: 10 }, { count: 'exact' })
+      .eq('sku', 'p')
+      .select('sku, name, qty');
+    expect([status, count, data]).toEqual([200, 1, [{ sku: 'p', name: 'P', qty: 10 }]]);
+  });
+
+  it('deletes with filters and returns the deleted rows on request', async () => {
+    const { data, status } = await f.anon
+      .from('items')
+      .delete()
+      .in('sku', ['p', 'q'])
+      .select('sku');
+    expect(status).toBe(200);
+    expect(data).toEqual([{ sku: 'p' }, { sku: 'q' }]);
+    const res = await f.rest('/items?sku=eq.r', {
+      method: 'DELETE',
+      headers: { Prefer: 'count=exact' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('content-range')).toBe('0-0/1');
+  });
+
+  it('refuses UPDATE and DELETE without a WHERE clause (pg-safeupdate)', async () => {
+    const update = await f.rest('/items', { method: 'PATCH', ...json({ qty: 0 }) });
+    expect(update.status).toBe(400);
+    expect(await update.json()).toEqual({
+      code: '21000',
+      message: 'UPDATE requires a WHERE clause',
+      details: null,
+      hint: null,
+    });
+    const { error, status } = await f.anon.from('items').delete();
+    expect(status).toBe(400);
+    expect(error?.message).toBe('DELETE requires a WHERE clause');
+  });
+
+  it('rolls back with Prefer: tx=rollback and enforces max-affected', async () => {
+    const res = await f.rest('/items?sku=eq.p', {
+      method: 'PATCH',
+      ...json({ name: 'ghost' }, 'return=representation, tx=rollback'),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject([{ name: 'ghost' }]);
+    const { data: after } = await f.anon.from('items').select('name').eq('sku', 'p').single();
+    expect(after).toEqual({ name: 'P' });
+
+    // What `.maxAffected(2)` sends (typed only for clients declaring PostgREST 13).
+    const capped = await f.rest('/items?qty=gte.1', {
+      method: 'PATCH',
+      ...json({ qty: 0 }, 'handling=strict, max-affected=2'),
+    });
+    expect(capped.status).toBe(400);
+    expect(await capped.json()).toMatchObject({
+      code: 'PGRST124',
+      details: 'The query affects 3 rows',
+    });
+    const { data: unchanged } = await f.anon.from('items').select('qty').order('qty');
+    expect(unchanged).toEqual([{ qty: 1 }, { qty: 2 }, { qty: 3 }]);
+  });
+
+  it('answers PGRST122 for an invalid preference with handling=strict', async () => {
+    const res = await f.rest('/items?sku=eq.p', {
+      method: 'PATCH',
+      ...json({ qty: 4 }, 'handling=strict, return=everything'),
+    });
+    expect(res.status).toBe(400);
+    expect((await res.json()).code).toBe('PGRST122');
+  });
+
+  it('rolls back a write whose .single() representation is not one row', async () => {
+    const { error, status } = await f.anon
+      .from('items')
+      .update({ qty: 9 })
+      .gte('qty', 1)
+      .select()
+      .single();
+    expect(status).toBe(406);
+    expect(error?.code).toBe('PGRST116');
+    const { data } = await f.anon.from('items').select('qty').eq('qty', 9);
+    expect(data).toEqual([]);
+  });
+});
