@@ -147,8 +147,11 @@ export async function refreshSession(
       return sessionJson(q, settings, row.user_id, row.session_id, active.token);
     }
     if (!row.within_reuse_interval) {
+      // Reuse outside the interval looks like a stolen token: upstream revokes the token family;
+      // the contract (§2.2) revokes the session, so its access tokens stop working too.
       if (settings.refreshTokenRotation) {
         await q.query(SQL['revoke-session-tokens'], [row.session_id]);
+        await q.query(SQL['delete-session'], [row.session_id]);
       }
       return new AuthError(
         400,
