@@ -127,9 +127,14 @@ describe('listing and invitations', () => {
     const viaClient = await admin.listUsers({ page: 1, perPage: 2 });
     expect(viaClient.error).toBeNull();
     expect(viaClient.data.users).toHaveLength(2);
-    expect(viaClient.data.total).toBe(total);
-    expect((viaClient.data as { nextPage: number | null }).nextPage).toBe(2);
-    expect((viaClient.data as { lastPage: number }).lastPage).toBe(last);
+    const pagination = viaClient.data as {
+      total: number;
+      nextPage: number | null;
+      lastPage: number;
+    };
+    expect(pagination.total).toBe(total);
+    expect(pagination.nextPage).toBe(2);
+    expect(pagination.lastPage).toBe(last);
   });
 
   it('inviteUserByEmail mails an invite link that signs the user in', async () => {
