@@ -36,6 +36,10 @@ verify_jwt = false
 verify_jwt = false
 [functions.reload]
 verify_jwt = false
+[functions.background]
+verify_jwt = false
+[functions.pid]
+verify_jwt = false
 `;
 
 let emu: RunningEmulator;
@@ -270,6 +274,27 @@ describe('failures', () => {
     const again = await fetch(fn('crash?ok'));
     expect(again.status).toBe(200);
     expect(await again.text()).toBe('alive');
+  });
+});
+
+describe('processes', () => {
+  it('boots a cold function once for concurrent requests and keeps it warm', async () => {
+    const answers = await Promise.all([1, 2, 3, 4].map(() => fetch(fn('pid'))));
+    const pids = await Promise.all(answers.map(async (res) => (await res.json()).pid));
+    expect(new Set(pids).size).toBe(1);
+    expect((await (await fetch(fn('pid'))).json()).pid).toBe(pids[0]);
+  });
+
+  it('runs EdgeRuntime.waitUntil work after the response', async () => {
+    const res = await fetch(fn('background'), { method: 'POST' });
+    expect(res.status).toBe(202);
+    expect(await (await fetch(fn('background'))).json()).toEqual({ finished: 0 });
+    let finished = 0;
+    for (let i = 0; i < 20 && finished === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      finished = (await (await fetch(fn('background'))).json()).finished;
+    }
+    expect(finished).toBe(1);
   });
 });
 

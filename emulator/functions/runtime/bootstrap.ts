@@ -19,6 +19,7 @@ interface ServeOptions {
 
 interface DenoNamespace {
   serve(options: ServeOptions | Handler, handler?: Handler): unknown;
+  stdin: { read(buffer: Uint8Array): Promise<number | null> };
   env: { get(name: string): string | undefined; delete(name: string): void };
   exit(code: number): never;
 }
@@ -39,6 +40,22 @@ if (!boot) {
 }
 // The function must not see the emulator's plumbing.
 Deno.env.delete(BOOT_VARIABLE);
+
+// The parent holds our stdin open; EOF means the emulator is gone (even killed with SIGKILL), so go too.
+void (async () => {
+  const buffer = new Uint8Array(64);
+  while ((await Deno.stdin.read(buffer)) !== null);
+  Deno.exit(0);
+})();
+
+// `EdgeRuntime.waitUntil(promise)` lets hosted functions finish work after responding (docs:
+// functions/background-tasks). This process outlives the request, so the promise just runs on.
+(globalThis as { EdgeRuntime?: unknown }).EdgeRuntime = {
+  waitUntil(promise: Promise<unknown>) {
+    Promise.resolve(promise).catch((err) => console.error('waitUntil task failed:', err));
+    return promise;
+  },
+};
 
 const realServe = Deno.serve.bind(Deno);
 let served = false;

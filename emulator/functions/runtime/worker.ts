@@ -125,9 +125,11 @@ export class FunctionWorker {
           ...env,
           POSTBOX_INTERNAL_FUNCTION_BOOT: JSON.stringify(boot),
         } as unknown as NodeJS.ProcessEnv,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // stdin stays open for the process's lifetime: its EOF tells the function we are gone.
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       run.child = child;
+      child.stdin?.on('error', () => undefined); // EPIPE after the child died: nothing to do
       return await new Promise<number>((resolve, reject) => {
         const fail = (message: string) => {
           clearTimeout(timer);
