@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCHMARKS } from './benchmarks.js';
+import { updateReadme } from './readme-results.js';
 import { formatResult, machineInfo, writeResult } from './report.js';
 
 const { values, positionals } = parseArgs({
@@ -55,4 +56,6 @@ for (const bench of selected) {
     console.error(`[${bench.name}] crashed: ${(err as Error).stack ?? String(err)}`);
   }
 }
+// The README's table follows the committed results directory only, not ad-hoc --out runs.
+if (!values.out) await updateReadme(resultsDir, new URL('./README.md', import.meta.url));
 process.exit(failed ? 1 : 0);
