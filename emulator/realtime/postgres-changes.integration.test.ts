@@ -237,6 +237,26 @@ describe('postgres_changes', () => {
     expect((await b.next((c) => c.eventType === 'DELETE')).old).toEqual({ id: 20 });
   });
 
+  it('re-evaluates policies after an access_token update on a joined channel', async () => {
+    const c = make(emu.keys.anon);
+    const inbox = await listen(c, { event: 'INSERT', schema: 'public', table: 'notes' });
+    await emu.db.query(`insert into public.notes (id, owner) values (40, $1)`, [alice]);
+    await inbox.none((ch) => ch.new.id === 40);
+    const now = Math.floor(Date.now() / 1000);
+    await c.realtime.setAuth(
+      await signJwt({
+        role: 'authenticated',
+        aud: 'authenticated',
+        sub: alice,
+        iat: now,
+        exp: now + 3600,
+      }),
+    );
+    await sleep(300); // access_token pushes are not acknowledged
+    await emu.db.query(`insert into public.notes (id, owner) values (41, $1)`, [alice]);
+    expect((await inbox.next((ch) => ch.new.id === 41)).new.owner).toBe(alice);
+  });
+
   it('delivers rows too big for one NOTIFY', async () => {
     const inbox = await listen(make(emu.keys.secret), {
       event: 'INSERT',

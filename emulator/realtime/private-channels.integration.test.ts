@@ -56,7 +56,7 @@ function joinError(channel: RealtimeChannel): Promise<string> {
   });
 }
 
-type Broadcast = { event: string; payload: Record<string, unknown> };
+type Broadcast = { type: string; event: string; payload: Record<string, unknown> };
 
 describe('private channels', () => {
   it('refuses a join the SELECT policy does not allow, with upstream wording', async () => {
