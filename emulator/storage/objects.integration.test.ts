@@ -1,0 +1,264 @@
+// Storage objects through supabase-js and raw HTTP: uploads, downloads, public URLs, list, move, copy, remove.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../index.js';
+import { client, startTestEmulator } from './testing.js';
+
+let emu: RunningEmulator;
+let storage: ReturnType<typeof client>['storage'];
+beforeAll(async () => {
+  emu = await startTestEmulator();
+  storage = client(emu, emu.keys.secret).storage;
+  await storage.createBucket('docs', { public: false });
+  await storage.createBucket('pub', { public: true });
+  await storage.createBucket('limited', {
+    public: false,
+    fileSizeLimit: 10,
+    allowedMimeTypes: ['image/*', 'text/csv'],
+  });
+});
+afterAll(() => emu?.stop());
+
+const base = () => `${emu.url}/storage/v1`;
+const auth = () => ({ apikey: emu.keys.secret, Authorization: `Bearer ${emu.keys.serviceRole}` });
+
+describe('storage uploads', () => {
+  it('uploads a Blob as multipart with an empty field name', async () => {
+    const blob = new Blob(['hello blob'], { type: 'text/plain' });
+    const { data, error } = await storage.from('docs').upload('folder/blob.txt', blob, {
+      cacheControl: '120',
+      metadata: { owner: 'tests' },
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ path: 'folder/blob.txt', fullPath: 'docs/folder/blob.txt' });
+    expect(data!.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const info = await storage.from('docs').info('folder/blob.txt');
+    expect(info.error).toBeNull();
+    expect(info.data).toMatchObject({
+      name: 'folder/blob.txt',
+      size: 10,
+      contentType: 'text/plain',
+      cacheControl: 'max-age=120',
+      metadata: { owner: 'tests' },
+    });
+  });
+
+  it('uploads strings and Buffers as raw bodies with headers', async () => {
+    const fromString = await storage.from('docs').upload('raw/string.txt', 'hello string', {
+      metadata: { kind: 'string' },
+    });
+    expect(fromString.error).toBeNull();
+    const fromBuffer = await storage
+      .from('docs')
+      .upload('raw/buffer.bin', Buffer.from([1, 2, 3, 4]), { contentType: 'application/x-test' });
+    expect(fromBuffer.error).toBeNull();
+
+    const res = await fetch(`${base()}/object/docs/raw/buffer.bin`, { headers: auth() });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/x-test');
+    expect(res.headers.get('cache-control')).toBe('max-age=3600');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3, 4]));
+    const info = await storage.from('docs').info('raw/string.txt');
+    expect(info.data).toMatchObject({
+      contentType: 'text/plain;charset=UTF-8',
+      metadata: { kind: 'string' },
+    });
+  });
+
+  it('rejects a duplicate unless upserting, and update replaces the bytes', async () => {
+    await storage.from('docs').upload('dup.txt', 'one');
+    const dup = await storage.from('docs').upload('dup.txt', 'two');
+    expect(dup.error).toMatchObject({
+      status: 400,
+      statusCode: '409',
+      message: 'The resource already exists',
+    });
+    const upsert = await storage.from('docs').upload('dup.txt', 'three', { upsert: true });
+    expect(upsert.error).toBeNull();
+    expect(await (await storage.from('docs').download('dup.txt')).data!.text()).toBe('three');
+    const update = await storage.from('docs').update('dup.txt', 'four');
+    expect(update.error).toBeNull();
+    expect(update.data!.id).toBe(upsert.data!.id);
+    expect(await (await storage.from('docs').download('dup.txt')).data!.text()).toBe('four');
+  });
+
+  it('enforces the bucket size limit and mime types', async () => {
+    const big = await storage
+      .from('limited')
+      .upload('big.csv', 'a,b,c,d,e,f,g', { contentType: 'text/csv' });
+    expect(big.error).toMatchObject({
+      statusCode: '413',
+      message: 'The object exceeded the maximum allowed size',
+    });
+    const wrongType = await storage
+      .from('limited')
+      .upload('x.txt', 'hi', { contentType: 'text/plain' });
+    expect(wrongType.error).toMatchObject({
+      statusCode: '415',
+      message: 'mime type text/plain is not supported',
+    });
+    const wildcard = await storage
+      .from('limited')
+      .upload('x.png', new Blob(['png'], { type: 'image/png' }));
+    expect(wildcard.error).toBeNull();
+
+    const res = await fetch(`${base()}/object/limited/big.csv`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'text/csv' },
+      body: '0123456789ABC',
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      statusCode: '413',
+      code: 'EntityTooLarge',
+      error: 'Payload too large',
+      message: 'The object exceeded the maximum allowed size',
+    });
+  });
+
+  it('answers a missing bucket and an invalid key with the upstream errors', async () => {
+    const missing = await storage.from('nowhere').upload('a.txt', 'x');
+    expect(missing.error).toMatchObject({ statusCode: '404', message: 'Bucket not found' });
+    const res = await fetch(`${base()}/object/docs/%C3%BC.txt`, {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    expect(await res.json()).toMatchObject({ statusCode: '400', code: 'InvalidKey' });
+  });
+});
+
+describe('storage downloads', () => {
+  it('serves bytes with the upstream headers, Range, ETag and 304', async () => {
+    await storage.from('docs').upload('range.txt', '0123456789', { cacheControl: '60' });
+    const url = `${base()}/object/docs/range.txt`;
+    const full = await fetch(url, { headers: auth() });
+    expect(full.status).toBe(200);
+    expect(full.headers.get('content-length')).toBe('10');
+    expect(full.headers.get('accept-ranges')).toBe('bytes');
+    expect(full.headers.get('cache-control')).toBe('max-age=60');
+    const etag = full.headers.get('etag');
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const lastModified = full.headers.get('last-modified');
+    expect(lastModified).toMatch(/GMT$/);
+    expect(await full.text()).toBe('0123456789');
+
+    const part = await fetch(url, { headers: { ...auth(), Range: 'bytes=2-5' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe('bytes 2-5/10');
+    expect(await part.text()).toBe('2345');
+
+    const cached = await fetch(url, { headers: { ...auth(), 'If-None-Match': etag! } });
+    expect(cached.status).toBe(304);
+    const since = await fetch(url, { headers: { ...auth(), 'If-Modified-Since': lastModified! } });
+    expect(since.status).toBe(304);
+
+    const head = await fetch(url, { method: 'HEAD', headers: auth() });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('10');
+
+    const attachment = await fetch(`${url}?download=nice%20name.txt`, { headers: auth() });
+    expect(attachment.headers.get('content-disposition')).toBe(
+      "attachment; filename=nice%20name.txt; filename*=UTF-8''nice%20name.txt",
+    );
+  });
+
+  it('downloads through supabase-js and reports a missing object', async () => {
+    const { data } = await storage.from('docs').download('range.txt');
+    expect(await data!.text()).toBe('0123456789');
+    const missing = await storage.from('docs').download('missing.txt');
+    expect(missing.error).toMatchObject({ status: 400 });
+    const res = await fetch(`${base()}/object/docs/missing.txt`, { headers: auth() });
+    expect(await res.json()).toEqual({
+      statusCode: '404',
+      code: 'NoSuchKey',
+      error: 'not_found',
+      message: 'Object not found',
+    });
+  });
+
+  it('serves public URLs without a token, only for public buckets', async () => {
+    await storage.from('pub').upload('hello.txt', 'public hello');
+    const { data } = storage.from('pub').getPublicUrl('hello.txt');
+    const res = await fetch(data.publicUrl);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('public hello');
+    const withDownload = storage.from('pub').getPublicUrl('hello.txt', { download: 'x.txt' });
+    const dl = await fetch(withDownload.data.publicUrl);
+    expect(dl.headers.get('content-disposition')).toContain('filename=x.txt');
+
+    const privateUrl = storage.from('docs').getPublicUrl('range.txt').data.publicUrl;
+    const denied = await fetch(privateUrl);
+    expect(denied.status).toBe(400);
+    expect(await denied.json()).toMatchObject({ statusCode: '404', code: 'NoSuchBucket' });
+  });
+
+  it('reports info and exists', async () => {
+    expect((await storage.from('docs').exists('range.txt')).data).toBe(true);
+    expect((await storage.from('docs').exists('nope.txt')).data).toBe(false);
+  });
+});
+
+describe('storage list, move, copy, remove', () => {
+  it('lists one level with folders', async () => {
+    await storage.from('docs').upload('tree/a.txt', 'a');
+    await storage.from('docs').upload('tree/B.txt', 'b');
+    await storage.from('docs').upload('tree/sub/c.txt', 'c');
+    await storage.from('docs').upload('tree/sub/deeper/d.txt', 'd');
+    const { data, error } = await storage.from('docs').list('tree');
+    expect(error).toBeNull();
+    expect(data!.map((o) => o.name)).toEqual(['a.txt', 'B.txt', 'sub']);
+    const folder = data!.find((o) => o.name === 'sub')!;
+    expect(folder).toMatchObject({ id: null, metadata: null });
+    expect(data!.find((o) => o.name === 'a.txt')!.metadata).toMatchObject({
+      size: 1,
+      mimetype: 'text/plain;charset=UTF-8',
+    });
+
+    const sub = await storage.from('docs').list('tree/sub/');
+    expect(sub.data!.map((o) => o.name)).toEqual(['c.txt', 'deeper']);
+    const searched = await storage.from('docs').list('tree', { search: 'b' });
+    expect(searched.data!.map((o) => o.name)).toEqual(['B.txt']);
+    const paged = await storage.from('docs').list('tree', { limit: 1, offset: 1 });
+    expect(paged.data!.map((o) => o.name)).toEqual(['B.txt']);
+    const desc = await storage
+      .from('docs')
+      .list('tree', { sortBy: { column: 'name', order: 'desc' } });
+    expect(desc.data!.map((o) => o.name)).toEqual(['sub', 'B.txt', 'a.txt']);
+  });
+
+  it('moves and copies objects', async () => {
+    await storage.from('docs').upload('mv/src.txt', 'move me');
+    const moved = await storage.from('docs').move('mv/src.txt', 'mv/dst.txt');
+    expect(moved.error).toBeNull();
+    expect(moved.data).toMatchObject({ message: 'Successfully moved', Key: 'docs/mv/dst.txt' });
+    expect((await storage.from('docs').exists('mv/src.txt')).data).toBe(false);
+    expect(await (await storage.from('docs').download('mv/dst.txt')).data!.text()).toBe('move me');
+
+    const copied = await storage.from('docs').copy('mv/dst.txt', 'mv/copy.txt');
+    expect(copied).toEqual({ data: { path: 'docs/mv/copy.txt' }, error: null });
+    expect(await (await storage.from('docs').download('mv/copy.txt')).data!.text()).toBe('move me');
+
+    const across = await storage
+      .from('docs')
+      .move('mv/copy.txt', 'moved.txt', { destinationBucket: 'pub' });
+    expect(across.error).toBeNull();
+    const pub = await fetch(storage.from('pub').getPublicUrl('moved.txt').data.publicUrl);
+    expect(await pub.text()).toBe('move me');
+
+    const clash = await storage.from('docs').copy('mv/dst.txt', 'mv/dst.txt');
+    expect(clash.error).toMatchObject({ statusCode: '409' });
+  });
+
+  it('removes objects and returns the deleted rows', async () => {
+    await storage.from('docs').upload('rm/1.txt', '1');
+    await storage.from('docs').upload('rm/2.txt', '2');
+    const { data, error } = await storage
+      .from('docs')
+      .remove(['rm/1.txt', 'rm/2.txt', 'rm/none.txt']);
+    expect(error).toBeNull();
+    expect(data!.map((o) => o.name).sort()).toEqual(['rm/1.txt', 'rm/2.txt']);
+    expect(data![0]).toMatchObject({ bucket_id: 'docs' });
+    expect((await storage.from('docs').list('rm')).data).toEqual([]);
+  });
+});
