@@ -242,6 +242,14 @@ test.describe('home page', () => {
         path: testInfo.outputPath(`home-${width}-error.png`),
       });
       await testInfo.attach(`home-${width}-error`, { body: failed, contentType: 'image/png' });
+
+      // The same state in the dark colour scheme.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      const dark = await page.screenshot({
+        fullPage: true,
+        path: testInfo.outputPath(`home-${width}-error-dark.png`),
+      });
+      await testInfo.attach(`home-${width}-error-dark`, { body: dark, contentType: 'image/png' });
     });
   }
 });
