@@ -141,6 +141,8 @@ export class ChangeFeed {
       `Unable to subscribe to changes with given parameters. ${why}. Please check Realtime is enabled for the given connect parameters: ${params}`;
     if (!EVENTS.includes(String(r.event).toUpperCase())) return fail('Unknown event');
     if (typeof r.schema !== 'string' || !r.schema) return fail('schema is required');
+    // Column selection is an extended feature of newer servers (contract §4.3, E).
+    if (r.select !== undefined) return fail('`select` is not supported by the emulator');
     try {
       binding.filter = parseFilter(r.filter);
     } catch (err) {

@@ -123,6 +123,12 @@ export class Connection implements Outlet {
       canWrite = rights.write;
     }
     const broadcast = obj(config.broadcast);
+    if (broadcast.replay !== undefined) {
+      // Replaying stored messages needs persisted broadcasts (contract §4.6, E).
+      return this.reply(msg, 'error', {
+        reason: 'broadcast replay is not implemented by the emulator',
+      });
+    }
     const presence = obj(config.presence);
     const raw = Array.isArray(config.postgres_changes)
       ? (config.postgres_changes as unknown[])

@@ -222,6 +222,45 @@ describe('vsn 2.0.0', () => {
   });
 });
 
+describe('features the emulator does not have fail loudly', () => {
+  it('refuses broadcast replay at join and `select` bindings with a system error', async () => {
+    const s = await RawSocket.open(emu, `apikey=${emu.keys.secret}&vsn=2.0.0`);
+    s.send([
+      '1',
+      '1',
+      'realtime:r',
+      'phx_join',
+      { config: { private: true, broadcast: { replay: { since: 0 } } } },
+    ]);
+    expect(await s.inbox.next(isReply('1'))).toEqual([
+      '1',
+      '1',
+      'realtime:r',
+      'phx_reply',
+      {
+        status: 'error',
+        response: { reason: 'broadcast replay is not implemented by the emulator' },
+      },
+    ]);
+    const config = {
+      postgres_changes: [{ event: '*', schema: 'public', table: 'x', select: ['a'] }],
+    };
+    s.send(['2', '2', 'realtime:s', 'phx_join', { config }]);
+    await s.inbox.next(isReply('2'));
+    const system = (await s.inbox.next((m) => Array.isArray(m) && m[3] === 'system')) as unknown[];
+    expect(system[4]).toMatchObject({ status: 'error', extension: 'postgres_changes' });
+    expect((system[4] as { message: string }).message).toContain('`select` is not supported');
+    s.close();
+  });
+
+  it('answers unknown realtime REST paths with 404', async () => {
+    const res = await fetch(`${emu.url}/realtime/v1/api/ping`, {
+      headers: { apikey: emu.keys.anon },
+    });
+    expect(res.status).toBe(404);
+  });
+});
+
 describe('vsn 1.0.0', () => {
   it('speaks object frames', async () => {
     const s = await RawSocket.open(emu, `apikey=${emu.keys.publishable}&vsn=1.0.0`);
