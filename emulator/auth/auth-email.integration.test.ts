@@ -100,6 +100,7 @@ describe('sign-up with confirmations', () => {
       'expires_at',
       'expires_in',
       'refresh_token',
+      'sb',
       'token_type',
       'type',
     ]);
@@ -125,7 +126,12 @@ describe('sign-up with confirmations', () => {
     // Links are single-use: the second visit redirects with the error in the fragment.
     const again = await fetch(link, { redirect: 'manual' });
     expect(again.status).toBe(303);
-    const err = fragmentOf(again.headers.get('location')!);
+    const errorLocation = again.headers.get('location')!;
+    expect(errorLocation.startsWith('http://127.0.0.1:3000/welcome#error=access_denied&')).toBe(
+      true,
+    );
+    const err = fragmentOf(errorLocation);
+    expect([...err.keys()]).toEqual(['error', 'error_code', 'error_description', 'sb']);
     expect(err.get('error')).toBe('access_denied');
     expect(err.get('error_code')).toBe('otp_expired');
     expect(err.get('error_description')).toBe('Email link is invalid or has expired');

@@ -5,7 +5,7 @@ import { sendAuthEmail, verifyLink, type EmailKind } from './emails.js';
 import { AuthError, errors } from './errors.js';
 import { generateOtp, PKCE_PREFIX, stripPkce, tokenHash } from './otp.js';
 import { SQL } from './queries.js';
-import { isoTime, type UserRow } from './users.js';
+import { isBanned, isoTime, type UserRow } from './users.js';
 
 export interface PkceChallenge {
   challenge: string;
@@ -168,6 +168,11 @@ export async function consumeToken(
   type: VerifyType,
   by: { hash: string } | { email: string; otp: string },
 ): Promise<Verified> {
+  // Upstream words the two lookups differently (verify.go verifyTokenHash / verifyUserAndToken).
+  const invalid = () =>
+    'hash' in by
+      ? new AuthError(403, 'otp_expired', 'Email link is invalid or has expired')
+      : errors.otpExpired();
   let user: UserRow | undefined;
   let hash: string;
   if ('hash' in by) {
@@ -180,7 +185,8 @@ export async function consumeToken(
     }
     hash = '';
   }
-  if (!user) throw errors.otpExpired();
+  if (!user) throw invalid();
+  if (isBanned(user)) throw new AuthError(403, 'user_banned', 'User is banned');
   for (const kind of candidates(type)) {
     const stored = storedToken(user, kind);
     if (!stored) continue;
@@ -188,9 +194,7 @@ export async function consumeToken(
     const expected = 'hash' in by ? hash : tokenHash(address, by.otp);
     if (stripPkce(stored) !== expected) continue;
     const sent = isoTime(sentAt(user, kind));
-    if (!sent || Date.parse(sent) + ctx.settings.otpExpiry * 1000 < Date.now()) {
-      throw errors.otpExpired();
-    }
+    if (!sent || Date.parse(sent) + ctx.settings.otpExpiry * 1000 < Date.now()) throw invalid();
     await q.query(SQL['delete-one-time-token'], [user.id, TOKEN_TYPE[kind]]);
     if (kind === 'signup' || kind === 'invite') {
       await q.query(SQL['confirm-email'], [user.id]);
@@ -204,7 +208,7 @@ export async function consumeToken(
     }
     return { user, kind, pkce: stored.startsWith(PKCE_PREFIX) };
   }
-  throw errors.otpExpired();
+  throw invalid();
 }
 
 /** The PKCE half of a verified link: hand out the flow's auth code (redirect `?code=`). */
@@ -219,7 +223,7 @@ export async function issueAuthCode(
       AUTH_METHOD[kind],
     ])
   ).rows[0];
-  if (!flow) throw new AuthError(404, 'flow_state_not_found', 'Flow state not found');
+  if (!flow) throw new AuthError(400, 'flow_state_not_found', 'No associated flow state found.');
   await q.query(SQL['issue-auth-code'], [flow.id]);
   return flow.auth_code;
 }

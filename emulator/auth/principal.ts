@@ -3,7 +3,7 @@ import type { Queryable } from '../db/types.js';
 import { verifyJwt, type JwtClaims } from '../keys.js';
 import { AuthError, errors } from './errors.js';
 import { SQL } from './queries.js';
-import { findUserById, type UserRow } from './users.js';
+import { findUserById, isBanned, type UserRow } from './users.js';
 
 export function bearerToken(req: Request): string | null {
   const header = req.headers.get('authorization');
@@ -19,7 +19,7 @@ export async function requireClaims(req: Request): Promise<JwtClaims> {
   if (!result.ok) {
     throw errors.badJwt(
       result.reason === 'expired'
-        ? 'token is expired'
+        ? 'token has invalid claims: token is expired'
         : 'unable to parse or verify signature, ' + result.message,
     );
   }
@@ -44,7 +44,9 @@ export async function requireUser(req: Request, q: Queryable): Promise<UserPrinc
   const claims = await requireClaims(req);
   const sub = typeof claims.sub === 'string' ? claims.sub : '';
   if (!sub) throw errors.badJwt('invalid claim: missing sub claim');
-  if (!/^[0-9a-f-]{36}$/i.test(sub)) throw errors.badJwt('invalid claim: sub claim must be a UUID');
+  if (!/^[0-9a-f-]{36}$/i.test(sub)) {
+    throw new AuthError(400, 'bad_jwt', 'invalid claim: sub claim must be a UUID');
+  }
   const user = await findUserById(q, sub);
   if (!user) {
     throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist');
@@ -62,5 +64,7 @@ export async function requireUser(req: Request, q: Queryable): Promise<UserPrinc
       );
     }
   }
+  // Tokens issued before a ban stop working (upstream requireAuthentication).
+  if (isBanned(user)) throw new AuthError(403, 'user_banned', 'User is banned');
   return { claims, user, sessionId };
 }

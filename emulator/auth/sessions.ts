@@ -32,12 +32,13 @@ interface RefreshTokenRow {
   within_reuse_interval?: boolean;
 }
 
-const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+// GoTrue's legacy refresh tokens: exactly 12 of [a-z0-9] (token_refresh.go validates that shape).
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-/** A short opaque refresh token (upstream: 12 random alphanumerics), never a JWT. */
+/** A short opaque refresh token, never a JWT. */
 export function newRefreshToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('');
+  return Array.from(bytes, (b) => ALPHABET[b % ALPHABET.length]).join('');
 }
 
 async function accessToken(

@@ -39,10 +39,12 @@ export const otp: Handler = async (ctx, r) => {
       if (!ctx.settings.enableSignup || !ctx.settings.emailEnableSignup) {
         throw errors.signupDisabled();
       }
+      // Upstream signs the address up first; with autoconfirm (the local default) the new user
+      // is confirmed at once and gets a magic link like everybody else (magic_link.go).
       const id = await createUserOrFail(ctx, tx, {
         email,
         encryptedPassword: null,
-        confirmed: false,
+        confirmed: !ctx.settings.emailConfirmations,
         appMetadata: { provider: 'email', providers: ['email'] },
         userMetadata: obj(body.data) ?? {},
       });

@@ -33,7 +33,14 @@ export const token: Handler = async (ctx, r) => {
   if (grant === 'password') return passwordGrant(ctx, r, body);
   if (grant === 'refresh_token') {
     const refreshToken = str(body.refresh_token);
-    if (!refreshToken) throw errors.validation('Refresh Token is required');
+    // Upstream's shape check: at least 12 characters, and a 12-character token is [a-z0-9].
+    if (
+      !refreshToken ||
+      refreshToken.length < 12 ||
+      (refreshToken.length === 12 && !/^[a-z0-9]{12}$/.test(refreshToken))
+    ) {
+      throw errors.validation('Refresh token is not valid');
+    }
     const outcome = await ctx.db.transaction((tx) => refreshSession(tx, ctx.session, refreshToken));
     if (outcome instanceof AuthError) throw outcome;
     return json(r, 200, outcome);

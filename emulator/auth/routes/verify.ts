@@ -1,24 +1,20 @@
 // POST /verify (verifyOtp) and GET /verify (the email link → 303 redirect) (GoTrue api/verify.go).
 import { clientInfo, json, readBody, str, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
-import {
-  AUTH_METHOD,
-  consumeToken,
-  issueAuthCode,
-  VERIFY_TYPES,
-  type VerifyType,
-} from '../flows.js';
+import { consumeToken, issueAuthCode, VERIFY_TYPES, type VerifyType } from '../flows.js';
 import { PKCE_PREFIX } from '../otp.js';
 import { resolveRedirect } from '../redirect.js';
 import { issueSession } from '../sessions.js';
-import { normalizeEmail } from '../users.js';
+import { isValidEmail, normalizeEmail } from '../users.js';
+
+const phoneDisabled = () =>
+  new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
 
 function verifyType(raw: unknown): VerifyType {
-  if (raw === 'sms' || raw === 'phone_change') {
-    throw new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
-  }
+  if (!raw) throw errors.validation('Verify requires a verification type');
+  if (raw === 'sms' || raw === 'phone_change') throw phoneDisabled();
   if (typeof raw !== 'string' || !(VERIFY_TYPES as readonly string[]).includes(raw)) {
-    throw errors.validation('Verify requires a verification type');
+    throw errors.validation('Unsupported verification type');
   }
   return raw as VerifyType;
 }
@@ -26,18 +22,32 @@ function verifyType(raw: unknown): VerifyType {
 export const verifyPost: Handler = async (ctx, r) => {
   const body = await readBody(r);
   const type = verifyType(body.type);
-  if (body.phone) throw new AuthError(400, 'phone_provider_disabled', 'Unsupported phone provider');
   const tokenHash = str(body.token_hash);
   const token = str(body.token);
-  const email = normalizeEmail(body.email);
+  if ((!token && !tokenHash) || (token && tokenHash)) {
+    throw errors.validation('Verify requires either a token or a token hash');
+  }
   let by: { hash: string } | { email: string; otp: string };
-  if (tokenHash) by = { hash: tokenHash };
-  else if (token && email) by = { email, otp: token };
-  else throw errors.validation('Verify requires either a token or a token hash');
+  if (tokenHash) {
+    if (body.email || body.phone || body.redirect_to) {
+      throw errors.validation('Only the token_hash and type should be provided');
+    }
+    by = { hash: tokenHash };
+  } else {
+    if (body.phone) throw phoneDisabled();
+    const email = normalizeEmail(body.email);
+    if (!email) {
+      throw errors.validation('Only an email address or phone number should be provided on verify');
+    }
+    if (!isValidEmail(email)) {
+      throw new AuthError(422, 'validation_failed', 'Invalid email format');
+    }
+    by = { email, otp: token! };
+  }
   const session = await ctx.db.transaction(async (tx) => {
     const verified = await consumeToken(tx, ctx, type, by);
-    const method = type === 'email' ? AUTH_METHOD.email : AUTH_METHOD[verified.kind];
-    return issueSession(tx, ctx.session, verified.user.id, method, clientInfo(r));
+    // Upstream records every verified email token as amr "otp".
+    return issueSession(tx, ctx.session, verified.user.id, 'otp', clientInfo(r));
   });
   return json(r, 200, session);
 };
@@ -46,73 +56,74 @@ function redirectResponse(location: string): Response {
   return new Response(null, { status: 303, headers: { Location: location } });
 }
 
-function withParams(base: string, params: Record<string, string>, where: 'query' | 'fragment') {
-  const encoded = new URLSearchParams(params).toString();
-  if (where === 'fragment') return `${base.split('#')[0]}#${encoded}`;
+/** `base#k=v…` as Go's url.Values.Encode() writes it: keys sorted, `sb` marks a Supabase redirect. */
+function withFragment(base: string, params: Record<string, string>): string {
+  const sorted = Object.entries({ ...params, sb: '' }).sort(([a], [b]) => (a < b ? -1 : 1));
+  return `${base.split('#')[0]}#${new URLSearchParams(sorted).toString()}`;
+}
+
+function withQuery(base: string, params: Record<string, string>): string {
   const url = new URL(base);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   return url.toString();
 }
 
+// Upstream's oauthErrorMap: HTTP status → OAuth `error`.
+const OAUTH_ERROR: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'unauthorized_client',
+  403: 'access_denied',
+  500: 'server_error',
+  503: 'temporarily_unavailable',
+};
+
+/** prepErrorRedirectURL: the error always in the fragment, and in the query too for PKCE. */
+function errorRedirect(base: string, err: AuthError, pkce: boolean): string {
+  const params: Record<string, string> = {};
+  const oauth = OAUTH_ERROR[err.status];
+  if (oauth) params.error = oauth;
+  params.error_code = err.code;
+  params.error_description = err.message;
+  return withFragment(pkce ? withQuery(base, params) : base, params);
+}
+
 export const verifyGet: Handler = async (ctx, r) => {
   const q = r.url.searchParams;
-  const token = q.get('token') ?? '';
+  const type = verifyType(q.get('type'));
+  const token = q.get('token');
+  if (!token) throw errors.validation('Verify requires a token or a token hash');
   const redirectTo = resolveRedirect(ctx.settings, q.get('redirect_to'));
   const pkceFlow = token.startsWith(PKCE_PREFIX);
   try {
-    const type = verifyType(q.get('type'));
-    if (!token) throw errors.otpExpired();
     const outcome = await ctx.db.transaction(async (tx) => {
       const verified = await consumeToken(tx, ctx, type, { hash: token });
-      if (verified.pkce) {
-        return {
-          kind: 'code' as const,
-          code: await issueAuthCode(tx, verified.user.id, verified.kind),
-        };
+      if (pkceFlow) {
+        const code = await issueAuthCode(
+          tx,
+          verified.user.id,
+          type === 'email' ? verified.kind : type,
+        );
+        return { kind: 'code' as const, code };
       }
-      const method = AUTH_METHOD[verified.kind];
-      return {
-        kind: 'session' as const,
-        session: await issueSession(tx, ctx.session, verified.user.id, method, clientInfo(r)),
-      };
+      const session = await issueSession(tx, ctx.session, verified.user.id, 'otp', clientInfo(r));
+      return { kind: 'session' as const, session };
     });
-    if (outcome.kind === 'code')
-      return redirectResponse(withParams(redirectTo, { code: outcome.code }, 'query'));
+    if (outcome.kind === 'code') {
+      return redirectResponse(withQuery(redirectTo, { code: outcome.code }));
+    }
     const s = outcome.session;
-    // url.Values.Encode() upstream: keys in sorted order.
     return redirectResponse(
-      withParams(
-        redirectTo,
-        {
-          access_token: s.access_token,
-          expires_at: String(s.expires_at),
-          expires_in: String(s.expires_in),
-          refresh_token: s.refresh_token,
-          token_type: 'bearer',
-          type,
-        },
-        'fragment',
-      ),
+      withFragment(redirectTo, {
+        access_token: s.access_token,
+        expires_at: String(s.expires_at),
+        expires_in: String(s.expires_in),
+        refresh_token: s.refresh_token,
+        token_type: 'bearer',
+        type,
+      }),
     );
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
-    return redirectResponse(
-      withParams(redirectTo, errorParams(err), pkceFlow ? 'query' : 'fragment'),
-    );
+    return redirectResponse(errorRedirect(redirectTo, err, pkceFlow));
   }
 };
-
-function errorParams(err: AuthError): Record<string, string> {
-  if (err.code === 'otp_expired') {
-    return {
-      error: 'access_denied',
-      error_code: 'otp_expired',
-      error_description: 'Email link is invalid or has expired',
-    };
-  }
-  return {
-    error: err.status >= 500 ? 'server_error' : 'invalid_request',
-    error_code: err.code,
-    error_description: err.message,
-  };
-}
