@@ -51,6 +51,18 @@ export function workerError(): Response {
   );
 }
 
+/** The worker hit a resource limit (here: the 256 MB heap). Code and text as the CLI relay's. */
+export function workerLimit(): Response {
+  return errorJson(
+    546,
+    {
+      code: 'WORKER_LIMIT',
+      message: 'Worker failed to respond due to a resource limit (please check logs)',
+    },
+    'WORKER_LIMIT',
+  );
+}
+
 /** No response headers within the idle limit (hosted: 150 s). */
 export function idleTimeout(seconds: number): Response {
   return errorJson(

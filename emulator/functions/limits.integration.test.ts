@@ -1,6 +1,7 @@
-// The functions service on its own with short limits: idle timeout and response streaming.
+// The functions service on its own with small limits: idle timeout, memory limit, response streaming.
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { Service } from '../gateway/types.js';
 import { KEYS } from '../keys.js';
 import { createFunctionsService } from './service.js';
 
@@ -8,18 +9,29 @@ const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ORIGIN = 'http://127.0.0.1:1';
 
 // No emulator needed: the service answers web-standard requests; nothing here calls back.
-const service = createFunctionsService({
-  functionsDir: FIXTURES,
-  config: { slow: { verifyJwt: false }, stream: { verifyJwt: false } },
-  url: ORIGIN,
-  keys: KEYS,
-  dbUrl: null,
-  idleTimeoutMs: 1500,
+const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number }) =>
+  createFunctionsService({
+    functionsDir: FIXTURES,
+    config: {
+      slow: { verifyJwt: false },
+      stream: { verifyJwt: false },
+      'memory-hog': { verifyJwt: false },
+    },
+    url: ORIGIN,
+    keys: KEYS,
+    dbUrl: null,
+    ...limits,
+  });
+const impatient = service({ idleTimeoutMs: 1500 });
+// Small, so running out of memory is quick (and well inside the default idle limit).
+const frugal = service({ memoryLimitMb: 64 });
+afterAll(async () => {
+  await impatient.close?.();
+  await frugal.close?.();
 });
-afterAll(() => service.close?.());
 
-const call = (path: string) =>
-  service.handle(new Request(`${ORIGIN}/functions/v1/${path}`), {
+const call = (path: string, to: Service = impatient) =>
+  to.handle(new Request(`${ORIGIN}/functions/v1/${path}`), {
     apikey: null,
     remoteAddress: '127.0.0.1',
   });
@@ -50,5 +62,17 @@ describe('limits', () => {
       rest += new TextDecoder().decode(chunk.value);
     }
     expect(rest).toBe('data: second\n\n');
+  });
+
+  it('answers 546 WORKER_LIMIT when the function runs out of memory, then recovers', async () => {
+    const res = await call('memory-hog', frugal);
+    expect(res.status).toBe(546);
+    expect(res.headers.get('sb-error-code')).toBe('WORKER_LIMIT');
+    expect(await res.json()).toEqual({
+      code: 'WORKER_LIMIT',
+      message: 'Worker failed to respond due to a resource limit (please check logs)',
+    });
+    const again = await call('memory-hog?ok', frugal);
+    expect(await again.text()).toBe('small');
   });
 });

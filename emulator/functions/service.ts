@@ -11,7 +11,7 @@ import { CONFIG_FILES, ENTRY_FILES, isAllowedMethod, routeFunction } from './pat
 import { resolveDenoBinary } from './runtime/deno-binary.js';
 import { forwardToWorker, IdleTimeoutError, WorkerGoneError } from './runtime/proxy.js';
 import { watchFunctions, type FunctionsWatcher } from './runtime/watch.js';
-import { BootError, FunctionWorker } from './runtime/worker.js';
+import { BootError, FunctionWorker, type WorkerLease } from './runtime/worker.js';
 import { checkFunctionAuthorization } from './verify.js';
 
 export interface FunctionsServiceOptions {
@@ -30,6 +30,8 @@ export interface FunctionsServiceOptions {
   idleTimeoutMs?: number;
   /** First start may download npm packages, so this is generous. */
   bootTimeoutMs?: number;
+  /** V8 heap per function process; hosted allows 256 MB. */
+  memoryLimitMb?: number;
   /** The emulator's environment: POSTBOX_* and what Deno needs pass through. */
   hostEnv?: Record<string, string | undefined>;
   denoPath?: string;
@@ -89,6 +91,7 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
       configFile: () => firstFile(cwd, CONFIG_FILES),
       env: () => functionEnv(name),
       bootTimeoutMs,
+      memoryLimitMb: opts.memoryLimitMb ?? 256,
       log: (line) => log(`[functions/${name}] ${line}`),
     });
     workers.set(name, { worker, entryFile });
@@ -132,16 +135,16 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
     if (!auth.ok) return errors.unauthorized(auth.errorCode, auth.message);
 
     const worker = workerFor(route.name, entryFile);
-    let port: number;
+    let lease: WorkerLease;
     try {
-      port = await worker.port();
+      lease = await worker.acquire();
     } catch (err) {
       if (err instanceof BootError) return errors.bootError();
       throw err;
     }
     try {
       const res = await forwardToWorker(req, {
-        port,
+        port: lease.port,
         path: route.forwardPath,
         remoteAddress: ctx.remoteAddress,
         idleTimeoutMs,
@@ -150,8 +153,8 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
       return errors.tagFunctionResponse(res);
     } catch (err) {
       if (err instanceof WorkerGoneError) {
-        await worker.connectionLost();
-        return errors.workerError();
+        const reason = await lease.lost();
+        return reason === 'resource-limit' ? errors.workerLimit() : errors.workerError();
       }
       if (err instanceof IdleTimeoutError)
         return errors.idleTimeout(Math.round(idleTimeoutMs / 1000));

@@ -20,7 +20,22 @@ export interface WorkerSpec {
   /** Built again for each start so `.env` edits apply on restart. */
   env: () => Promise<Record<string, string>>;
   bootTimeoutMs: number;
+  /** V8 heap limit, as hosted's 256 MB per worker; exceeding it is a resource-limit failure. */
+  memoryLimitMb: number;
   log: (message: string) => void;
+}
+
+/** Why a connection to the process broke: it ran out of memory, or it died / went away. */
+export type LostReason = 'resource-limit' | 'crashed';
+
+/** A ready process: where to send the request, and how to ask why it failed if it does. */
+export interface WorkerLease {
+  port: number;
+  /**
+   * Called when the connection broke. The exit event can arrive a moment after the socket
+   * error, so this waits briefly for it: the next request must not go to a dying process.
+   */
+  lost(): Promise<LostReason>;
 }
 
 interface Run {
@@ -31,10 +46,12 @@ interface Run {
   alive: boolean;
   /** Set when restart()/close() replaced this run, so waiters retry on the next one. */
   superseded: boolean;
+  /** V8 reported running out of heap. */
+  outOfMemory: boolean;
 }
 
 const STOP_GRACE_MS = 2000;
-const EXIT_WAIT_MS = 1000;
+const EXIT_WAIT_MS = 5000;
 
 /** Deno permissions of a hosted function: network, env, and files (its own, plus /tmp). */
 const DENO_FLAGS = [
@@ -53,14 +70,15 @@ export class FunctionWorker {
 
   constructor(private readonly spec: WorkerSpec) {}
 
-  /** Port of the warm process, starting one first if needed; rejects with BootError. */
-  async port(): Promise<number> {
+  /** The warm process, starting one first if needed; rejects with BootError. */
+  async acquire(): Promise<WorkerLease> {
     for (let attempt = 0; ; attempt++) {
       if (this.closed) throw new BootError('the functions service is closed');
       if (!this.run || !this.run.alive) this.run = this.start();
       const run = this.run;
       try {
-        return await run.ready;
+        const port = await run.ready;
+        return { port, lost: () => this.lost(run) };
       } catch (err) {
         // A reload killed the process we were waiting for: wait for the new code instead.
         if (run.superseded && attempt < 3) continue;
@@ -69,19 +87,14 @@ export class FunctionWorker {
     }
   }
 
-  /**
-   * Called when the connection to a process broke. Its exit event can arrive a moment after the
-   * socket error, so wait briefly for it: the next request must not be sent to a dying process.
-   */
-  async connectionLost(): Promise<void> {
-    const run = this.run;
-    if (!run || !run.child) return;
+  private async lost(run: Run): Promise<LostReason> {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       run.exited,
       new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS))),
     ]);
     clearTimeout(timer);
+    return run.outOfMemory ? 'resource-limit' : 'crashed';
   }
 
   /** Stops the current process; the next request starts one with the current code. */
@@ -105,6 +118,7 @@ export class FunctionWorker {
       exited: new Promise<void>((resolve) => (markExited = resolve)),
       alive: true,
       superseded: false,
+      outOfMemory: false,
     };
     const token = randomBytes(12).toString('hex');
     run.ready = (async () => {
@@ -116,6 +130,7 @@ export class FunctionWorker {
         'run',
         ...DENO_FLAGS,
         configFile ? `--config=${configFile}` : '--no-config',
+        `--v8-flags=--max-old-space-size=${spec.memoryLimitMb}`,
         spec.bootstrapPath,
       ];
       const child = spawn(spec.denoPath, args, {
@@ -146,9 +161,14 @@ export class FunctionWorker {
             resolve(Number(line.slice(readyLine.length)));
           } else spec.log(line);
         });
-        createInterface({ input: child.stderr! }).on('line', (line) => spec.log(line));
+        createInterface({ input: child.stderr! }).on('line', (line) => {
+          // V8's last words before it aborts the process (exit by SIGTRAP).
+          if (line.includes('Fatal JavaScript out of memory')) run.outOfMemory = true;
+          spec.log(line);
+        });
         child.once('error', (err) => fail(`could not run deno (${spec.denoPath}): ${err.message}`));
-        child.once('exit', (code, signal) => {
+        // 'close' comes after stdout/stderr are drained, so V8's out-of-memory line has been seen.
+        child.once('close', (code, signal) => {
           markExited();
           run.alive = false;
           if (this.run === run) this.run = null;
