@@ -227,6 +227,29 @@ describe('storage list, move, copy, remove', () => {
     expect(desc.data!.map((o) => o.name)).toEqual(['sub', 'B.txt', 'a.txt']);
   });
 
+  it('lists with list-v2: folders, objects and a cursor', async () => {
+    for (const name of ['v2/a.txt', 'v2/b.txt', 'v2/c/1.txt', 'v2/c/2.txt', 'v2/d.txt']) {
+      await storage.from('docs').upload(name, name);
+    }
+    const first = await storage
+      .from('docs')
+      .listV2({ prefix: 'v2/', with_delimiter: true, limit: 2 });
+    expect(first.error).toBeNull();
+    expect(first.data).toMatchObject({ hasNext: true, folders: [] });
+    expect(first.data!.objects.map((o) => o.name)).toEqual(['v2/a.txt', 'v2/b.txt']);
+    const second = await storage.from('docs').listV2({
+      prefix: 'v2/',
+      with_delimiter: true,
+      limit: 2,
+      cursor: first.data!.nextCursor,
+    });
+    expect(second.data!.folders.map((f) => f.name)).toEqual(['v2/c/']);
+    expect(second.data!.objects.map((o) => o.name)).toEqual(['v2/d.txt']);
+    expect(second.data!.hasNext).toBe(false);
+    const flat = await storage.from('docs').listV2({ prefix: 'v2/c/' });
+    expect(flat.data!.objects.map((o) => o.name)).toEqual(['v2/c/1.txt', 'v2/c/2.txt']);
+  });
+
   it('moves and copies objects', async () => {
     await storage.from('docs').upload('mv/src.txt', 'move me');
     const moved = await storage.from('docs').move('mv/src.txt', 'mv/dst.txt');

@@ -138,8 +138,8 @@ from entries
 limit $4 offset $5;
 
 -- name: list-objects-v2
--- $1 bucket, $2 prefix, $3 cursor (exclusive lower bound on name) or '', $4 limit + 1.
--- Rows in name order; folders are folded in code (with_delimiter).
+-- $1 bucket, $2 prefix, $3 exclusive lower bound on name ('' for none), $4 batch size.
+-- Rows in byte order of name; folders are folded in code (with_delimiter).
 select id, name, updated_at, created_at, last_accessed_at, metadata
 from storage.objects
 where bucket_id = $1 and left(name, char_length($2)) = $2 and name collate "C" > $3

@@ -1,6 +1,6 @@
 // The storage route table, one line per endpoint (paths relative to /storage/v1), and its matcher.
 import * as buckets from './buckets.js';
-import { listObjects } from './list.js';
+import { listObjects, listObjectsV2 } from './list.js';
 import * as objects from './objects.js';
 import { renderAuthenticatedImage, renderPublicImage } from './render.js';
 import type { RouteHandler } from './route.js';
@@ -20,6 +20,7 @@ export const ROUTES: ReadonlyArray<readonly [Method[], string, RouteHandler]> = 
   [['POST'], '/object/move', objects.moveObject],
   [['POST'], '/object/copy', objects.copyObject],
   [['POST'], '/object/list/:bucket', listObjects],
+  [['POST'], '/object/list-v2/:bucket', listObjectsV2],
   [['POST'], '/object/sign/:bucket/*', sign.signObject],
   [['POST'], '/object/sign/:bucket', sign.signObjects],
   [['GET', 'HEAD'], '/object/sign/:bucket/*', sign.getSignedObject],
