@@ -16,6 +16,7 @@ interface ResultFile {
     cpuModel: string;
     cpuCount: number;
     loadAverage1m: number;
+    loadAverage1mEnd?: number;
     gitCommit: string | null;
   };
   options: { samples: number; warmup: number };
@@ -44,7 +45,7 @@ export function renderResultsMarkdown(files: ResultFile[]): string {
     lines.push(
       `**${f.benchmark}** on **${m.backend}** — ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
         `commit ${m.gitCommit ?? '?'}, Node ${m.node}, ${m.cpuCount}× ${m.cpuModel}, ` +
-        `load ${m.loadAverage1m}, ${f.options.samples} samples (+${f.options.warmup} warm-up) per side. ` +
+        `load ${m.loadAverage1m}${m.loadAverage1mEnd === undefined ? '' : `→${m.loadAverage1mEnd}`}, ${f.options.samples} samples (+${f.options.warmup} warm-up) per side. ` +
         'Times in ms, p50 / p99.',
       '',
       '| case | REST | direct | bare | REST/direct p50 | goal met |',

@@ -12,9 +12,13 @@ export interface MachineInfo {
   memoryGiB: number;
   /** 1-minute load average when the run started: other work on the machine skews latencies. */
   loadAverage1m: number;
+  /** The same when it ended (set by run.ts), so a run under changing load shows it. */
+  loadAverage1mEnd?: number;
   gitCommit: string | null;
   date: string;
 }
+
+export const currentLoad = () => Math.round((loadavg()[0] ?? 0) * 100) / 100;
 
 export function machineInfo(): MachineInfo {
   let gitCommit: string | null;
@@ -29,7 +33,7 @@ export function machineInfo(): MachineInfo {
     cpuModel: cpus()[0]?.model ?? 'unknown',
     cpuCount: cpus().length,
     memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
-    loadAverage1m: Math.round((loadavg()[0] ?? 0) * 100) / 100,
+    loadAverage1m: currentLoad(),
     gitCommit,
     date: new Date().toISOString(),
   };

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCHMARKS } from './benchmarks.js';
 import { updateReadme } from './readme-results.js';
-import { formatResult, machineInfo, writeResult } from './report.js';
+import { currentLoad, formatResult, machineInfo, writeResult } from './report.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -46,7 +46,13 @@ for (const bench of selected) {
   const started = performance.now();
   try {
     const result = await bench.run({ ...options, log: (m) => console.log(`[${bench.name}] ${m}`) });
-    const file = await writeResult(resultsDir, bench, options, machine, result);
+    const file = await writeResult(
+      resultsDir,
+      bench,
+      options,
+      { ...machine, loadAverage1mEnd: currentLoad() },
+      result,
+    );
     console.log(formatResult(bench, result));
     console.log(
       `(${((performance.now() - started) / 1000).toFixed(1)} s; written to ${file.pathname})\n`,
