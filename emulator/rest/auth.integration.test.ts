@@ -19,7 +19,7 @@ beforeAll(async () => {
   `);
   aliceToken = await userToken(ALICE);
   bobToken = await userToken(BOB);
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.emu.stop());
 
 function client(key: string, accessToken?: string): SupabaseClient {

@@ -5,7 +5,7 @@ import { startRestFixture, type RestFixture } from './test-fixtures.js';
 let f: RestFixture;
 beforeAll(async () => {
   f = await startRestFixture();
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.emu.stop());
 
 async function ids(query: string): Promise<number[]> {
@@ -185,6 +185,25 @@ describe('select grammar', () => {
     expect(await spread.json()).toEqual([{ title: 'Cheri', author: 'Colette', country: 'France' }]);
   });
 
+  it('embeds many-to-many through a junction table, and through views', async () => {
+    const res = await f.rest(
+      '/books?select=title,genres(name)&genres.order=name&id=in.(1,3)&order=id',
+    );
+    expect(await res.json()).toEqual([
+      { title: 'Notes', genres: [] },
+      { title: 'Cheri', genres: [{ name: 'french' }, { name: 'prose' }] },
+    ]);
+    const view = await f.rest('/author_names?select=name,countries(name),books(id)&id=eq.2');
+    expect(await view.json()).toEqual([
+      { name: 'Basho', countries: { name: 'Japan' }, books: [{ id: 2 }] },
+    ]);
+  });
+
+  it('orders parents by a to-one embed column', async () => {
+    const res = await f.rest('/books?select=id,authors(name)&order=authors(name).desc,id');
+    expect((await res.json()).map((r: { id: number }) => r.id)).toEqual([3, 4, 2, 1]);
+  });
+
   it('answers 300 PGRST201 for an ambiguous embed and 400 PGRST200 for none', async () => {
     const ambiguous = await f.rest('/messages?select=*,authors(*)');
     expect(ambiguous.status).toBe(300);
@@ -234,6 +253,15 @@ describe('order, paging, counts', () => {
       const { count: n, data } = await f.anon.from('books').select('id', { count }).range(0, 0);
       expect([n, data]).toEqual([4, [{ id: 1 }]]);
     }
+  });
+
+  it('honours a Range header like offset/limit', async () => {
+    const res = await f.rest('/books?select=id&order=id', {
+      headers: { Range: '1-2', Prefer: 'count=exact' },
+    });
+    expect(res.status).toBe(206);
+    expect(res.headers.get('content-range')).toBe('1-2/4');
+    expect(await res.json()).toEqual([{ id: 2 }, { id: 3 }]);
   });
 
   it('answers HEAD with headers only', async () => {

@@ -3,14 +3,21 @@ import { RestError } from './errors.js';
 import type { ForeignKeyRow, Table, ViewSourceRow } from './schema-cache.js';
 
 export interface Relationship {
-  /** many-to-one and one-to-one embed an object; one-to-many an array. */
-  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one';
+  /** many-to-one and one-to-one embed an object; one-to-many and many-to-many an array. */
+  cardinality: 'many-to-one' | 'one-to-many' | 'one-to-one' | 'many-to-many';
   constraint: string;
   source: Table;
   target: Table;
   /** Paired columns: source.sourceColumns[i] = target.targetColumns[i]. */
   sourceColumns: string[];
   targetColumns: string[];
+  /** many-to-many: the junction table, its columns referencing source and target. */
+  junction?: {
+    table: Table;
+    sourceColumns: string[];
+    targetColumns: string[];
+    targetConstraint: string;
+  };
 }
 
 const key = (t: Table) => `${t.schema}.${t.name}`;
@@ -73,7 +80,44 @@ export function buildRelationships(
       }
     }
   }
+  addManyToMany(tables, fks, add);
   return out;
+}
+
+/**
+ * A junction table has two foreign keys whose columns are all part of its primary key; it relates
+ * the two referenced tables many-to-many (PostgREST's `addM2MRels`).
+ */
+function addManyToMany(
+  tables: Map<string, Table>,
+  fks: ForeignKeyRow[],
+  add: (r: Relationship) => void,
+): void {
+  for (const a of fks) {
+    const junction = tables.get(`${a.schema}.${a.table}`);
+    if (!junction || !a.columns.every((c) => junction.primaryKey.includes(c))) continue;
+    for (const b of fks) {
+      if (b === a || b.schema !== a.schema || b.table !== a.table) continue;
+      if (!b.columns.every((c) => junction.primaryKey.includes(c))) continue;
+      const source = tables.get(`${a.ref_schema}.${a.ref_table}`);
+      const target = tables.get(`${b.ref_schema}.${b.ref_table}`);
+      if (!source || !target) continue;
+      add({
+        cardinality: 'many-to-many',
+        constraint: a.name,
+        source,
+        target,
+        sourceColumns: a.ref_columns,
+        targetColumns: b.ref_columns,
+        junction: {
+          table: junction,
+          sourceColumns: a.columns,
+          targetColumns: b.columns,
+          targetConstraint: b.name,
+        },
+      });
+    }
+  }
 }
 
 /**
@@ -96,6 +140,8 @@ export function findRelationship(
     found = found.filter(
       (r) =>
         r.constraint === hint ||
+        r.junction?.table.name === hint ||
+        r.junction?.targetConstraint === hint ||
         (r.sourceColumns.length === 1 && r.sourceColumns[0] === hint) ||
         (r.targetColumns.length === 1 && r.targetColumns[0] === hint),
     );

@@ -5,7 +5,7 @@ import { startRestFixture, type RestFixture } from './test-fixtures.js';
 let f: RestFixture;
 beforeAll(async () => {
   f = await startRestFixture();
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.emu.stop());
 
 describe('rpc', () => {

@@ -65,7 +65,11 @@ function orderSql(
   let expr: string;
   if (term.relation !== undefined) {
     const embed = embeds.get(term.relation);
-    if (!embed || embed.rel.cardinality === 'one-to-many') {
+    if (
+      !embed ||
+      embed.rel.cardinality === 'one-to-many' ||
+      embed.rel.cardinality === 'many-to-many'
+    ) {
       throw new RestError(
         400,
         'PGRST118',
@@ -78,6 +82,26 @@ function orderSql(
     expr = fieldSql(alias, term.field, params);
   }
   return `${expr}${term.dir ? ` ${term.dir}` : ''}${term.nulls ? ` nulls ${term.nulls}` : ''}`;
+}
+
+/** How an embed's rows (`childAlias`) are tied to their parent row (`alias`). */
+function joinConditions(rel: Relationship, alias: string, childAlias: string): string[] {
+  const j = rel.junction;
+  if (!j) {
+    return rel.sourceColumns.map(
+      (c, i) => `${childAlias}.${ident(rel.targetColumns[i]!)} = ${alias}.${ident(c)}`,
+    );
+  }
+  const jAlias = `${childAlias}_j`;
+  const conds = [
+    ...j.sourceColumns.map(
+      (c, i) => `${jAlias}.${ident(c)} = ${alias}.${ident(rel.sourceColumns[i]!)}`,
+    ),
+    ...j.targetColumns.map(
+      (c, i) => `${jAlias}.${ident(c)} = ${childAlias}.${ident(rel.targetColumns[i]!)}`,
+    ),
+  ];
+  return [`exists (select 1 from ${qualified(j.table)} as ${jAlias} where ${conds.join(' and ')})`];
 }
 
 /** Builds one level of the select tree (the root or an embed) reading `table` as `alias`. */
@@ -123,9 +147,7 @@ export function buildLevel(
           : item.select;
       const child = buildLevel(ctx, rel.target, childAlias, childItems, levelPath);
       const from = `${qualified(rel.target)} as ${childAlias}`;
-      const join = rel.sourceColumns.map(
-        (c, i) => `${childAlias}.${ident(rel.targetColumns[i]!)} = ${alias}.${ident(c)}`,
-      );
+      const join = joinConditions(rel, alias, childAlias);
       const childWhere = [...join, ...child.where];
       const embedded: Embedded = { rel, from, join, where: childWhere, alias: childAlias };
       embeds.set(key, embedded);
@@ -135,7 +157,7 @@ export function buildLevel(
       }
       // `rel!inner()` only filters the parent; an empty embed adds no key (PostgREST v11+).
       if (item.select.length === 0) continue;
-      const toMany = rel.cardinality === 'one-to-many';
+      const toMany = rel.cardinality === 'one-to-many' || rel.cardinality === 'many-to-many';
       if (item.spread) {
         if (toMany) {
           throw new RestError(

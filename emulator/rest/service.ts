@@ -5,6 +5,7 @@ import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
 import { parsePrefer } from './prefer.js';
+import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
 import { applyContext, callerFromRequest, type Caller } from './request-context.js';
 import { negotiate } from './response.js';
@@ -137,6 +138,7 @@ export function createRestService({
     const table = cache.tables.get(`${schema}.${segments[0]}`);
     if (!table) throw tableNotFound(schema, segments[0]!);
     const query = parseQuery(url.searchParams);
+    if (readOnly) applyRangeHeader(req.headers.get('range'), query.levels.get('')!);
     const request = {
       method,
       cache,
@@ -148,15 +150,8 @@ export function createRestService({
       maxRows: config.api.maxRows,
     };
     if (readOnly) return inTransaction((tx) => handleRead({ ...request, tx }));
-    if (method === 'POST' || method === 'PATCH' || method === 'DELETE') {
+    if (['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
       return inTransaction((tx) => handleWrite({ ...request, tx }));
-    }
-    if (method === 'PUT') {
-      throw new RestError(
-        501,
-        'PGRST501',
-        'The emulator does not implement PUT (single-row upsert); use POST with Prefer: resolution=merge-duplicates',
-      );
     }
     throw unsupportedMethod(method);
   }
@@ -189,6 +184,22 @@ export function createRestService({
     },
     close: () => store.close(),
   };
+}
+
+/** `Range: 0-9` (Range-Unit: items) pages a read like `offset=0&limit=10` (PostgREST's Range support). */
+function applyRangeHeader(range: string | null, root: LevelQuery): void {
+  if (!range) return;
+  const m = /^(?:items=)?(\d+)-(\d*)$/.exec(range.trim());
+  if (!m) return;
+  const from = Number(m[1]);
+  const to = m[2] === '' ? undefined : Number(m[2]);
+  const offset = Math.max(from, root.offset ?? 0);
+  const end = Math.min(
+    to ?? Infinity,
+    root.limit !== undefined ? (root.offset ?? 0) + root.limit - 1 : Infinity,
+  );
+  root.offset = offset;
+  if (Number.isFinite(end)) root.limit = Math.max(0, end - offset + 1);
 }
 
 function unsupportedMethod(method: string): RestError {

@@ -82,6 +82,46 @@ function payloadRows(payload: unknown): Row[] {
   throw new RestError(400, 'PGRST102', 'Empty or invalid json');
 }
 
+/**
+ * PUT upserts one row identified by `pk=eq.v` filters on exactly the primary key, whose payload
+ * must carry the same key values (PostgREST's PGRST105 / PGRST115).
+ */
+function checkedPutRow(r: TableRequest): Row {
+  const conditions = r.query.levels.get('')?.conditions ?? [];
+  const pk = r.table.primaryKey;
+  const eqs = new Map<string, string>();
+  for (const c of conditions) {
+    if (
+      c.kind === 'filter' &&
+      c.op === 'eq' &&
+      !c.negate &&
+      !c.quantifier &&
+      c.field.jsonPath.length === 0
+    ) {
+      eqs.set(c.field.name, c.value as string);
+    }
+  }
+  if (pk.length === 0 || conditions.length !== pk.length || !pk.every((c) => eqs.has(c))) {
+    throw new RestError(
+      405,
+      'PGRST105',
+      "Filters must include all and only primary key columns with 'eq' operators",
+    );
+  }
+  const rows = payloadRows(r.payload);
+  if (rows.length !== 1) throw new RestError(400, 'PGRST102', 'Empty or invalid json');
+  const row = rows[0]!;
+  checkColumns(r.table, Object.keys(row));
+  if (!pk.every((c) => c in row && String(row[c]) === eqs.get(c))) {
+    throw new RestError(
+      400,
+      'PGRST115',
+      'Payload values do not match URL in primary key column(s)',
+    );
+  }
+  return row;
+}
+
 /** PGRST124: with `handling=strict`, `max-affected=N` caps how many rows a write may touch. */
 function checkMaxAffected(prefs: Preferences, affected: number): void {
   if (prefs.handling !== 'strict' || prefs.maxAffected === undefined) return;
@@ -96,6 +136,13 @@ function checkMaxAffected(prefs: Preferences, affected: number): void {
 }
 
 export async function handleWrite(r: TableRequest): Promise<Response> {
+  // PUT's key filters name the row; they are checked against the payload, not sent as SQL.
+  const putRow = r.method === 'PUT' ? checkedPutRow(r) : null;
+  // Filters on an insert select nothing (PostgREST ignores them), so they are dropped too.
+  if (r.method === 'POST' || putRow) {
+    const root = r.query.levels.get('');
+    r.query.levels.set('', { conditions: [], order: root?.order ?? [] });
+  }
   const ctx = newContext(r.cache, r.query.levels);
   const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
   checkAllLevelsUsed(ctx);
@@ -115,6 +162,13 @@ export async function handleWrite(r: TableRequest): Promise<Response> {
       resolution: r.prefs.resolution,
     });
     isUpsertMerge = r.prefs.resolution === 'merge-duplicates' && ['r', 'p'].includes(r.table.kind);
+  } else if (putRow) {
+    const row = putRow;
+    mutation = insertSql(r.table, params, [row], Object.keys(row), {
+      missingDefault: false,
+      onConflict: r.table.primaryKey,
+      resolution: 'merge-duplicates',
+    });
   } else if (r.method === 'PATCH') {
     const [body] = payloadRows(r.payload);
     if (Array.isArray(r.payload) || !body)

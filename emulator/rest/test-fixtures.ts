@@ -54,9 +54,17 @@ insert into public.books values
    'the novel of an ageing courtesan', '[30,40)', null),
   (4, 'Sido', 3, '{memoir}', null, 150, '1930-01-01', null, 'memories of a mother', null, 'a,b (c)');
 insert into public.messages values (1, 'hi', 1, 2), (2, 'yo', 2, 1);
+create table public.genres (id int primary key, name text not null);
+create table public.book_genres (
+  book_id int references public.books(id), genre_id int references public.genres(id),
+  primary key (book_id, genre_id)
+);
+insert into public.genres values (1, 'poetry'), (2, 'prose'), (3, 'french');
+insert into public.book_genres values (2, 1), (3, 2), (3, 3), (4, 2), (4, 3);
+create view public.author_names as select id, name, country_id from public.authors;
 
 grant select on public.countries, public.authors, public.profiles, public.books, public.messages,
-  public.numbers to anon, authenticated, service_role;
+  public.numbers, public.genres, public.book_genres, public.author_names to anon, authenticated, service_role;
 grant insert, update, delete on public.authors, public.books to authenticated, service_role;
 grant all on public.items to anon, authenticated, service_role;
 grant all on public.todos to anon, authenticated, service_role;

@@ -5,7 +5,7 @@ import { startRestFixture, type RestFixture } from './test-fixtures.js';
 let f: RestFixture;
 beforeAll(async () => {
   f = await startRestFixture();
-}, 60_000);
+}, 180_000);
 afterAll(() => f?.emu.stop());
 beforeEach(async () => {
   await f.emu.db.exec('truncate public.items restart identity');
@@ -146,6 +146,26 @@ describe('upsert', () => {
       { sku: 'i1', name: 'kept' },
       { sku: 'i2', name: 'added' },
     ]);
+  });
+});
+
+describe('put', () => {
+  it('upserts the row named by its primary key', async () => {
+    const put = (id: string, body: unknown, prefer = 'return=representation') =>
+      f.rest(`/items?id=eq.${id}`, { method: 'PUT', ...json(body, prefer) });
+    const created = await put('5', { id: 5, sku: 'put', name: 'first' });
+    expect([created.status, await created.json()]).toEqual([
+      200,
+      [expect.objectContaining({ id: 5, name: 'first' })],
+    ]);
+    const replaced = await put('5', { id: 5, sku: 'put', name: 'second' }, 'return=minimal');
+    expect(replaced.status).toBe(204);
+    const { data } = await f.anon.from('items').select('name').eq('id', 5);
+    expect(data).toEqual([{ name: 'second' }]);
+    const mismatch = await put('5', { id: 6, sku: 'x' });
+    expect([mismatch.status, (await mismatch.json()).code]).toEqual([400, 'PGRST115']);
+    const noKey = await f.rest('/items?sku=eq.put', { method: 'PUT', ...json({ id: 5 }) });
+    expect([noKey.status, (await noKey.json()).code]).toEqual([405, 'PGRST105']);
   });
 });
 
