@@ -17,14 +17,15 @@ const { values, positionals } = parseArgs({
   },
 });
 
-const positiveInt = (name: string, value: string) => {
+function integerOption(name: string, value: string, min: number): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
-  return n;
-};
+  if (Number.isInteger(n) && n >= min) return n;
+  console.error(`--${name} must be an integer ≥ ${min}, got "${value}"`);
+  process.exit(2);
+}
 const options = {
-  samples: positiveInt('samples', values.samples),
-  warmup: positiveInt('warmup', values.warmup),
+  samples: integerOption('samples', values.samples, 1),
+  warmup: integerOption('warmup', values.warmup, 0),
 };
 
 const unknown = positionals.filter((name) => !BENCHMARKS.some((b) => b.name === name));
