@@ -26,11 +26,83 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
+/**
+ * Every LISTEN of the emulator shares one dedicated connection instead of holding a pooled one
+ * each. If it drops, it reconnects and listens again (notifications sent meanwhile are lost, as
+ * for any Postgres listener).
+ */
+class Notifications {
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private client: Promise<pg.Client> | null = null;
+  private closed = false;
+
+  constructor(private readonly connectionString: string) {}
+
+  private connect(): Promise<pg.Client> {
+    this.client ??= (async () => {
+      const client = new pg.Client({ connectionString: this.connectionString });
+      const lost = () => {
+        client.removeAllListeners('notification');
+        this.client = null;
+        if (!this.closed && this.channels.size) {
+          setTimeout(() => void this.connect().catch(() => undefined), 1000).unref();
+        }
+      };
+      client.on('error', lost);
+      client.on('end', lost);
+      client.on('notification', (msg) => {
+        for (const listener of this.channels.get(msg.channel) ?? []) listener(msg.payload ?? '');
+      });
+      try {
+        await client.connect();
+        for (const channel of this.channels.keys()) {
+          await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+        }
+      } catch (err) {
+        this.client = null;
+        throw err;
+      }
+      return client;
+    })();
+    return this.client;
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void) {
+    let set = this.channels.get(channel);
+    if (!set) {
+      set = new Set();
+      this.channels.set(channel, set);
+      const client = await this.connect();
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+    }
+    set.add(onNotify);
+    const listeners = set;
+    return async () => {
+      listeners.delete(onNotify);
+      if (listeners.size || this.channels.get(channel) !== listeners) return;
+      this.channels.delete(channel);
+      const client = await this.client?.catch(() => null);
+      await client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+    };
+  }
+
+  async close() {
+    this.closed = true;
+    const client = await this.client?.catch(() => null);
+    this.client = null;
+    await client?.end().catch(() => undefined);
+  }
+}
+
 export async function openNative(connectionString: string): Promise<Db & { pool: pg.Pool }> {
   const pool = new pg.Pool({ connectionString, max: 10 });
+  // An idle pooled connection that dies (server restart) must not crash the emulator; the pool
+  // replaces it and the next query reports any real problem.
+  pool.on('error', () => undefined);
   // Fail fast with the server's own message when the URL is wrong.
   await pool.query('select 1');
   const base = wrap(pool);
+  const notifications = new Notifications(connectionString);
   return {
     kind: 'postgres',
     pool,
@@ -50,19 +122,10 @@ export async function openNative(connectionString: string): Promise<Db & { pool:
         client.release();
       }
     },
-    async listen(channel, onNotify) {
-      const client = await pool.connect();
-      const handler = (msg: pg.Notification) => {
-        if (msg.channel === channel) onNotify(msg.payload ?? '');
-      };
-      client.on('notification', handler);
-      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
-      return async () => {
-        client.off('notification', handler);
-        await client.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
-        client.release();
-      };
+    listen: (channel, onNotify) => notifications.listen(channel, onNotify),
+    async close() {
+      await notifications.close();
+      await pool.end();
     },
-    close: () => pool.end(),
   };
 }
