@@ -64,6 +64,10 @@ function scanOutput(out: Buffer): ScanResult {
 }
 
 /**
+ * Why not @electric-sql/pglite-socket's server: its query queue is separate from the emulator's
+ * own queries, so those would run inside a wire client's open transaction, and it refuses
+ * clients beyond `maxConnections` instead of queueing them. Framing here follows its handler.
+ *
  * PGlite is a single session. Clients take turns with the emulator through the session lock:
  * a client holds it from its first message until the backend is idle again (ReadyForQuery 'I'),
  * so transactions never interleave; everything else queues. Session settings a client changes
