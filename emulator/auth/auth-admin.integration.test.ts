@@ -45,7 +45,7 @@ describe.each(adminKeys)('admin API with the %s', (_name, key) => {
     expect(dup.error!.code).toBe('email_exists');
 
     const got = await admin.getUserById(user.id);
-    expect(got.data.user!.user_metadata).toEqual({ name: 'Lin' });
+    expect(got.data.user!.user_metadata).toEqual({ name: 'Lin', email_verified: true });
 
     const updated = await admin.updateUserById(user.id, {
       user_metadata: { name: null, city: 'Oslo' },
@@ -53,7 +53,7 @@ describe.each(adminKeys)('admin API with the %s', (_name, key) => {
       ban_duration: '24h',
     });
     expect(updated.error).toBeNull();
-    expect(updated.data.user!.user_metadata).toEqual({ city: 'Oslo' });
+    expect(updated.data.user!.user_metadata).toEqual({ city: 'Oslo', email_verified: true });
     expect(updated.data.user!.app_metadata).toMatchObject({ tier: 'gold', role: 'editor' });
     expect(updated.data.user!.banned_until).toBeTruthy();
     const banned = await client(emu, emu.keys.anon).auth.signInWithPassword({

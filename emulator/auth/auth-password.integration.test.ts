@@ -38,10 +38,18 @@ describe.each(keyStyles)('with the %s', (_name, key) => {
     expect(session.expires_in).toBe(3600);
     expect(session.refresh_token).toMatch(/^[a-z0-9]{12}$/);
     expect(data.user!.email).toBe(email);
-    expect(data.user!.user_metadata).toEqual({ full_name: 'Ada' });
+    // User.Confirm (autoconfirm) records email_verified in the metadata, as upstream.
+    expect(data.user!.user_metadata).toEqual({ full_name: 'Ada', email_verified: true });
     expect(data.user!.app_metadata).toEqual({ provider: 'email', providers: ['email'] });
     expect(data.user!.identities).toHaveLength(1);
     expect(data.user!.identities![0]!.provider).toBe('email');
+    expect(data.user!.identities![0]!.identity_data).toEqual({
+      sub: data.user!.id,
+      email,
+      email_verified: false,
+      phone_verified: false,
+      full_name: 'Ada',
+    });
     expect(data.user!.email_confirmed_at).toBeTruthy();
 
     const claims = decodeJwt(session.access_token);
@@ -72,7 +80,7 @@ describe.each(keyStyles)('with the %s', (_name, key) => {
       role: 'authenticated',
       aal: 'aal1',
       is_anonymous: false,
-      user_metadata: { full_name: 'Ada' },
+      user_metadata: { full_name: 'Ada', email_verified: true },
       app_metadata: { provider: 'email', providers: ['email'] },
     });
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
@@ -95,7 +103,7 @@ describe.each(keyStyles)('with the %s', (_name, key) => {
 
     const updated = await sb.auth.updateUser({ data: { plan: 'pro' }, password: 'newsecret1' });
     expect(updated.error).toBeNull();
-    expect(updated.data.user!.user_metadata).toEqual({ plan: 'pro' });
+    expect(updated.data.user!.user_metadata).toEqual({ plan: 'pro', email_verified: true });
     const again = await client(emu, key()).auth.signInWithPassword({
       email,
       password: 'newsecret1',

@@ -10,14 +10,15 @@ select * from auth.users where id = $1;
 select * from auth.users where lower(email) = lower($1) and is_sso_user = false;
 
 -- name: insert-user
--- $1 id, $2 email, $3 encrypted_password, $4 confirmed (bool), $5 raw_app_meta_data,
--- $6 raw_user_meta_data, $7 is_anonymous, $8 role, $9 invited (bool)
+-- $1 id, $2 email, $3 encrypted_password, $4 raw_app_meta_data, $5 raw_user_meta_data,
+-- $6 is_anonymous, $7 role, $8 invited (bool). Always unconfirmed: confirm-email follows, as
+-- upstream inserts first and confirms after (triggers see the same sequence).
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
   invited_at, confirmation_token, recovery_token, email_change_token_new, email_change,
   raw_app_meta_data, raw_user_meta_data, is_super_admin, created_at, updated_at, is_anonymous)
-values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', $8, $2, $3,
-  case when $4::boolean then now() end, case when $9::boolean then now() end, '', '',
-  '', '', $5::jsonb, $6::jsonb, false, now(), now(), $7);
+values ('00000000-0000-0000-0000-000000000000', $1, 'authenticated', $7, $2, $3, null,
+  case when $8::boolean then now() end, '', '', '', '', $4::jsonb, $5::jsonb, false, now(), now(),
+  $6);
 
 -- name: insert-identity
 -- $1 provider_id (the user id for email), $2 user id, $3 identity_data, $4 provider
@@ -36,9 +37,10 @@ set identity_data = identity_data || jsonb_build_object('email', $2::text), upda
 where user_id = $1 and provider = 'email';
 
 -- name: confirm-email
--- $1 user id
+-- $1 user id. GoTrue's User.Confirm: also records email_verified in the user's metadata.
 update auth.users
 set email_confirmed_at = coalesce(email_confirmed_at, now()), confirmation_token = '',
+  raw_user_meta_data = coalesce(raw_user_meta_data, '{}'::jsonb) || '{"email_verified": true}'::jsonb,
   updated_at = now()
 where id = $1;
 
@@ -103,12 +105,9 @@ update auth.users set banned_until = $2::timestamptz, updated_at = now() where i
 -- $1 user id, $2 email (admin update: no confirmation round-trip)
 update auth.users set email = $2, updated_at = now() where id = $1;
 
--- name: set-email-confirmed
--- $1 user id, $2 confirmed (true sets email_confirmed_at if unset, false clears it)
-update auth.users
-set email_confirmed_at = case when $2::boolean then coalesce(email_confirmed_at, now()) end,
-  updated_at = now()
-where id = $1;
+-- name: unconfirm-email
+-- $1 user id (admin update with email_confirm: false)
+update auth.users set email_confirmed_at = null, updated_at = now() where id = $1;
 
 -- name: delete-user
 -- $1 user id; identities, sessions, tokens and factors go by cascade.

@@ -22,7 +22,7 @@ const NAMES = [
   'set-role',
   'set-banned-until',
   'set-email-direct',
-  'set-email-confirmed',
+  'unconfirm-email',
   'delete-user',
   'soft-delete-user',
   'list-users',

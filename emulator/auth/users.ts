@@ -136,7 +136,6 @@ export async function insertUser(q: Queryable, user: NewUser): Promise<string> {
     id,
     user.email,
     user.encryptedPassword ?? '',
-    user.confirmed,
     JSON.stringify(user.appMetadata),
     JSON.stringify(user.userMetadata),
     user.isAnonymous ?? false,
@@ -144,18 +143,18 @@ export async function insertUser(q: Queryable, user: NewUser): Promise<string> {
     user.invited ?? false,
   ]);
   if (user.email) {
-    await q.query(SQL['insert-identity'], [
-      id,
-      id,
-      JSON.stringify({
-        sub: id,
-        email: user.email,
-        email_verified: false,
-        phone_verified: false,
-      }),
-      'email',
-    ]);
+    // Upstream's identity data: the provider claims, then the sign-up data for keys not taken.
+    const identityData: Record<string, unknown> = {
+      sub: id,
+      email: user.email,
+      email_verified: false,
+      phone_verified: false,
+    };
+    for (const [k, v] of Object.entries(user.userMetadata))
+      if (!(k in identityData)) identityData[k] = v;
+    await q.query(SQL['insert-identity'], [id, id, JSON.stringify(identityData), 'email']);
   }
+  if (user.confirmed) await q.query(SQL['confirm-email'], [id]);
   return id;
 }
 

@@ -140,9 +140,8 @@ export const updateUserById: Handler = async (ctx, r) => {
       await tx.query(SQL['update-identity-email'], [id, email]);
     }
     if (encrypted) await tx.query(SQL['set-password'], [id, encrypted]);
-    if (typeof body.email_confirm === 'boolean') {
-      await tx.query(SQL['set-email-confirmed'], [id, body.email_confirm]);
-    }
+    if (body.email_confirm === true) await tx.query(SQL['confirm-email'], [id]);
+    if (body.email_confirm === false) await tx.query(SQL['unconfirm-email'], [id]);
     const userMeta = obj(body.user_metadata);
     if (userMeta) {
       await tx.query(SQL['set-user-metadata'], [

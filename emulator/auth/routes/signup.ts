@@ -76,10 +76,9 @@ export const signup: Handler = async (ctx, r) => {
       // Upstream hides whether the address is registered: a fake user, and no email.
       return { fake: obfuscatedUser(email, data) };
     } else if (existing) {
-      // An unconfirmed sign-up is retried: new password and data, another confirmation email.
+      // An unconfirmed sign-up is retried. Upstream leaves the user untouched ("we can't be sure
+      // of their claimed identity") and confirms or mails again.
       userId = existing.id;
-      await tx.query(SQL['set-password'], [userId, encrypted]);
-      await tx.query(SQL['set-user-metadata'], [userId, JSON.stringify(data)]);
     } else {
       userId = await createUserOrFail(ctx, tx, {
         email,
