@@ -2,7 +2,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CONFIG_FILES, ENTRY_FILES, isFunctionName } from './paths.js';
+import { CONFIG_FILES, denoConfigArgs, ENTRY_FILES, SHARED_IMPORT_MAP } from './layout.js';
+import { isFunctionName } from './paths.js';
 import { resolveDenoBinary } from './runtime/deno-binary.js';
 
 const functionsDir = resolve(process.argv[2] ?? 'supabase/functions');
@@ -26,14 +27,16 @@ if (functions.length === 0) {
   process.exit(0);
 }
 
-// Functions without their own deno.json are checked together, as they run: with no config.
+const sharedImportMap = find(functionsDir, [SHARED_IMPORT_MAP]);
+
+// Functions without their own deno.json are checked together, as they run (shared import map or none).
 const groups = new Map<string | null, string[]>();
 for (const { entry, config } of functions) {
   groups.set(config, [...(groups.get(config) ?? []), entry]);
 }
 let failed = false;
 for (const [config, entries] of groups) {
-  const args = ['check', '--no-lock', config ? `--config=${config}` : '--no-config', ...entries];
+  const args = ['check', '--no-lock', ...denoConfigArgs(config, sharedImportMap), ...entries];
   const result = spawnSync(deno, args, { stdio: 'inherit' });
   if (result.error) throw result.error;
   if (result.status !== 0) failed = true;

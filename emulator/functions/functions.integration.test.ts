@@ -40,6 +40,8 @@ verify_jwt = false
 verify_jwt = false
 [functions.pid]
 verify_jwt = false
+[functions.mapped]
+verify_jwt = false
 `;
 
 let emu: RunningEmulator;
@@ -148,6 +150,22 @@ describe('invoke with supabase-js', () => {
   });
 });
 
+describe('signed-in callers', () => {
+  it('sends the session token with a publishable key, and the function can ask Auth who called', async () => {
+    const supabase = client(emu.keys.publishable);
+    const email = `fn-${Date.now()}@example.test`;
+    const { data: signUp, error: signUpError } = await supabase.auth.signUp({
+      email,
+      password: 'correct-horse-battery',
+    });
+    expect(signUpError).toBeNull();
+    expect(signUp.session).not.toBeNull();
+    const { data, error } = await supabase.functions.invoke('whoami');
+    expect(error).toBeNull();
+    expect(data).toEqual({ email, error: null });
+  }, 120_000);
+});
+
 describe('verify_jwt', () => {
   it('rejects a token that does not verify', async () => {
     const forged = emu.keys.anon.slice(0, -6) + 'AAAAAA';
@@ -217,6 +235,12 @@ describe('routing', () => {
   it('serves `export default { fetch }` modules', async () => {
     const res = await fetch(fn('default-export/x'));
     expect(await res.json()).toEqual({ style: 'default-export', path: '/default-export/x' });
+  });
+
+  it("applies the function's own deno.json import map", async () => {
+    const res = await fetch(fn('mapped'));
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('hello from the import map');
   });
 
   it('answers 405 for methods hosted functions do not accept', async () => {

@@ -19,19 +19,6 @@ export function isFunctionName(name: string): boolean {
   return FUNCTION_NAME.test(name);
 }
 
-/** Entry files tried in a function's folder, in order (the CLI's default entrypoint is index.ts). */
-export const ENTRY_FILES = [
-  'index.ts',
-  'index.js',
-  'index.mts',
-  'index.mjs',
-  'index.tsx',
-  'index.jsx',
-];
-
-/** A function's own Deno config; its import map applies to that function only. */
-export const CONFIG_FILES = ['deno.json', 'deno.jsonc'];
-
 export interface FunctionRoute {
   /** The function's folder name. */
   name: string;

@@ -7,7 +7,8 @@ import type { GatewayContext, Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { buildFunctionEnv, platformVariables, readDotenv } from './env.js';
 import * as errors from './errors.js';
-import { CONFIG_FILES, ENTRY_FILES, isAllowedMethod, routeFunction } from './paths.js';
+import { CONFIG_FILES, denoConfigArgs, ENTRY_FILES, SHARED_IMPORT_MAP } from './layout.js';
+import { isAllowedMethod, routeFunction } from './paths.js';
 import { resolveDenoBinary } from './runtime/deno-binary.js';
 import { forwardToWorker, IdleTimeoutError, WorkerGoneError } from './runtime/proxy.js';
 import { watchFunctions, type FunctionsWatcher } from './runtime/watch.js';
@@ -88,7 +89,11 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
       cwd,
       denoPath,
       bootstrapPath: BOOTSTRAP,
-      configFile: () => firstFile(cwd, CONFIG_FILES),
+      configArgs: async () =>
+        denoConfigArgs(
+          await firstFile(cwd, CONFIG_FILES),
+          await firstFile(opts.functionsDir, [SHARED_IMPORT_MAP]),
+        ),
       env: () => functionEnv(name),
       bootTimeoutMs,
       memoryLimitMb: opts.memoryLimitMb ?? 256,

@@ -15,8 +15,8 @@ export interface WorkerSpec {
   cwd: string;
   denoPath: string;
   bootstrapPath: string;
-  /** Finds the function's own `deno.json`, if any (its import map applies); run at each start. */
-  configFile: () => Promise<string | null>;
+  /** Deno's `--config`/`--import-map` flags for the function; worked out again at each start. */
+  configArgs: () => Promise<string[]>;
   /** Built again for each start so `.env` edits apply on restart. */
   env: () => Promise<Record<string, string>>;
   bootTimeoutMs: number;
@@ -123,13 +123,13 @@ export class FunctionWorker {
     const token = randomBytes(12).toString('hex');
     run.ready = (async () => {
       const env = await spec.env();
-      const configFile = await spec.configFile();
+      const configArgs = await spec.configArgs();
       if (run.superseded) throw new BootError('restarted before it started');
       const boot = { entry: pathToFileURL(spec.entryFile).href, token };
       const args = [
         'run',
         ...DENO_FLAGS,
-        configFile ? `--config=${configFile}` : '--no-config',
+        ...configArgs,
         `--v8-flags=--max-old-space-size=${spec.memoryLimitMb}`,
         spec.bootstrapPath,
       ];
