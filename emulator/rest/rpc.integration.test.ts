@@ -102,9 +102,22 @@ describe('schema cache and profiles', () => {
     expect(error).toMatchObject({ code: 'PGRST106', message: 'Invalid schema: storage' });
   });
 
-  it('answers 501 naming the OpenAPI description, which is not implemented', async () => {
-    const res = await f.rest('/');
-    expect(res.status).toBe(501);
-    expect((await res.json()).message).toContain('OpenAPI');
+  it('describes tables and functions in a minimal OpenAPI document', async () => {
+    const res = await f.rest('/', { headers: { Accept: 'application/openapi+json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/openapi+json; charset=utf-8');
+    const doc = await res.json();
+    expect(doc.swagger).toBe('2.0');
+    expect(doc.paths['/books'].get).toBeDefined();
+    expect(doc.paths['/rpc/add'].post).toBeDefined();
+    expect(doc.definitions.books.properties.id).toMatchObject({
+      type: 'integer',
+      format: 'integer',
+    });
+    expect(doc.definitions.books.required).toEqual(['id', 'title']);
+    expect(doc.definitions.books.properties.tags).toMatchObject({
+      type: 'array',
+      items: { type: 'string' },
+    });
   });
 });

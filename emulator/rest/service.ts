@@ -8,6 +8,7 @@ import { parsePrefer } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
 import { applyContext, callerFromRequest, type Caller } from './request-context.js';
+import { openApiDocument } from './openapi.js';
 import { negotiate } from './response.js';
 import { chooseFunction, handleRpc } from './rpc.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -83,6 +84,12 @@ export function createRestService({
     const method = req.method;
     const schema = profile(req);
     const prefs = parsePrefer(req.headers.get('prefer'));
+    if (segments.length === 0 && (method === 'GET' || method === 'HEAD')) {
+      const body = JSON.stringify(openApiDocument(cache, schema, url.host));
+      return new Response(method === 'HEAD' ? null : body, {
+        headers: { 'Content-Type': 'application/openapi+json; charset=utf-8' },
+      });
+    }
     const shape = negotiate(req.headers.get('accept'));
     const readOnly = method === 'GET' || method === 'HEAD';
     const inTransaction = async (
@@ -124,13 +131,6 @@ export function createRestService({
         : query.rest.map(([k]) => k);
       const fn = chooseFunction(cache, schema, segments[1]!, names, isPost);
       return inTransaction((tx) => handleRpc({ tx, method, cache, fn, args, query, prefs, shape }));
-    }
-    if (segments.length === 0) {
-      throw new RestError(
-        501,
-        'PGRST501',
-        'The emulator does not implement the OpenAPI description (GET /rest/v1/)',
-      );
     }
     if (segments.length !== 1) {
       throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`);
