@@ -369,4 +369,25 @@ describe('reload', () => {
     }
     expect(body).toBe('version 2');
   });
+  it('reloads every function when shared code or .env changes', async () => {
+    const functionsDir = join(project, 'supabase', 'functions');
+    const before = await (await fetch(fn('echo-public'))).json();
+    expect(before.reloaded).toBeUndefined();
+    await writeFile(
+      join(functionsDir, '_shared', 'cors.ts'),
+      "export const corsHeaders = { 'Access-Control-Allow-Origin': '*', 'x-reloaded': 'yes' };\n",
+    );
+    await writeFile(join(functionsDir, '.env'), 'MY_SECRET=rotated\n');
+    const poll = async (path: string, done: (res: Response) => Promise<boolean>) => {
+      for (let i = 0; i < 50; i++) {
+        if (await done(await fetch(fn(path)))) return true;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      return false;
+    };
+    expect(await poll('echo-public', async (res) => res.headers.get('x-reloaded') === 'yes')).toBe(
+      true,
+    );
+    expect(await poll('env', async (res) => (await res.json()).MY_SECRET === 'rotated')).toBe(true);
+  });
 });
