@@ -26,7 +26,8 @@ async function writeProject(dir: string, files: Record<string, string | null>) {
 }
 
 const CREATE_LISTS = `create table public.lists (id int primary key, name text not null);
-grant select on public.lists to anon;`;
+grant select on public.lists to anon;
+alter publication supabase_realtime add table public.lists;`;
 const BROKEN = `create table public.members (id int primary key);
 
 insert into public.nowhere values (1);`;
@@ -83,6 +84,7 @@ describe('a persistent database across starts', () => {
           statements: [
             'create table public.lists (id int primary key, name text not null)',
             'grant select on public.lists to anon',
+            'alter publication supabase_realtime add table public.lists',
           ],
         },
       ]);
@@ -117,6 +119,15 @@ describe('a persistent database across starts', () => {
       expect((await emu.db.query('select count(*)::int as n from public.lists')).rows).toEqual([
         { n: 1 },
       ]);
+      // Bootstrapping again on every start keeps what migrations did to platform objects.
+      const published = await emu.db.query(
+        "select tablename from pg_publication_tables where pubname = 'supabase_realtime'",
+      );
+      expect(published.rows).toEqual([{ tablename: 'lists' }]);
+      const granted = await emu.db.query(
+        "select has_table_privilege('anon', 'public.lists', 'select') as anon_reads",
+      );
+      expect(granted.rows).toEqual([{ anon_reads: true }]);
     } finally {
       await emu.stop();
     }
