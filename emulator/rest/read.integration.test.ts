@@ -300,6 +300,17 @@ describe('single and media types', () => {
     expect([none, error]).toEqual([null, null]);
   });
 
+  it('answers CSV for Accept: text/csv', async () => {
+    const { data, error } = await f.anon
+      .from('books')
+      .select('id,title,note')
+      .in('id', [1, 4])
+      .order('id')
+      .csv();
+    expect(error).toBeNull();
+    expect(data).toBe('id,title,note\n1,Notes,\n4,Sido,"a,b (c)"');
+  });
+
   it('answers 406 PGRST107 for an unacceptable Accept and strips nulls on request', async () => {
     const bad = await f.rest('/books', { headers: { Accept: 'image/png' } });
     expect(bad.status).toBe(406);

@@ -17,7 +17,8 @@ describe('negotiate', () => {
     expect(() => negotiate('image/png')).toThrow(
       'None of these media types are available: image/png',
     );
-    expect(() => negotiate('text/csv')).toThrow(/CSV/);
+    expect(() => negotiate('application/geo+json')).toThrow(/GeoJSON/);
+    expect(negotiate('text/csv')).toBe('csv');
   });
 });
 

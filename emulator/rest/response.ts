@@ -3,7 +3,6 @@ import { RestError } from './errors.js';
 import type { BodyShape } from './select-builder.js';
 
 const UNSUPPORTED: Array<[RegExp, string]> = [
-  [/^text\/csv$/, 'CSV output (Accept: text/csv)'],
   [/^application\/vnd\.pgrst\.plan/, 'EXPLAIN output (Accept: application/vnd.pgrst.plan)'],
   [/^application\/geo\+json$/, 'GeoJSON output (Accept: application/geo+json)'],
 ];
@@ -19,6 +18,7 @@ export function negotiate(accept: string | null): BodyShape {
       return stripped ? 'stripped-object' : 'object';
     }
     if (type === 'application/vnd.pgrst.array+json') return stripped ? 'stripped' : 'array';
+    if (type === 'text/csv') return 'csv';
     for (const [pattern, feature] of UNSUPPORTED) {
       if (pattern.test(type)) {
         throw new RestError(501, 'PGRST501', `The emulator does not implement ${feature}`);
@@ -31,6 +31,7 @@ export function negotiate(accept: string | null): BodyShape {
 export const isSingular = (shape: BodyShape) => shape === 'object' || shape === 'stripped-object';
 
 export function contentType(shape: BodyShape): string {
+  if (shape === 'csv') return 'text/csv; charset=utf-8';
   return isSingular(shape)
     ? 'application/vnd.pgrst.object+json; charset=utf-8'
     : 'application/json; charset=utf-8';

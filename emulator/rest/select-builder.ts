@@ -220,7 +220,7 @@ export function checkAllLevelsUsed(ctx: BuildContext): void {
   }
 }
 
-export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object';
+export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv';
 
 /** The aggregate producing the response body from the page's rows `pgrst_t`. */
 export function bodyExpr(shape: BodyShape): string {
@@ -233,5 +233,12 @@ export function bodyExpr(shape: BodyShape): string {
       return `coalesce(json_agg(json_strip_nulls(to_json(pgrst_t))), '[]')::text`;
     case 'stripped-object':
       return `coalesce((json_agg(json_strip_nulls(to_json(pgrst_t)))->0)::text, '')`;
+    case 'csv':
+      // PostgREST's CSV: a header from the first row's keys, then each row's record text
+      // without its parentheses (Postgres quotes fields containing commas or quotes).
+      return (
+        `coalesce((select string_agg(pgrst_k, ',') from json_object_keys(json_agg(pgrst_t)->0) as pgrst_k), '')` +
+        ` || chr(10) || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), chr(10)), '')`
+      );
   }
 }
