@@ -121,11 +121,20 @@ set deleted_at = now(), email = null, phone = null, encrypted_password = '',
 where id = $1;
 
 -- name: list-users
--- $1 limit, $2 offset; newest first, as GoTrue's admin list.
-select * from auth.users order by created_at desc, id limit $1 offset $2;
+-- $1 limit, $2 offset, $3 filter ('' for none; GoTrue: email LIKE or full_name ILIKE %filter%),
+-- $4 'asc' or 'desc' on created_at (GoTrue's only sort field; default newest first).
+select * from auth.users
+where $3::text = '' or email like '%' || $3 || '%'
+  or raw_user_meta_data ->> 'full_name' ilike '%' || $3 || '%'
+order by case when $4::text = 'asc' then created_at end asc,
+  case when $4::text <> 'asc' then created_at end desc, id
+limit $1 offset $2;
 
 -- name: count-users
-select count(*)::int as n from auth.users;
+-- $1 filter, as list-users
+select count(*)::int as n from auth.users
+where $1::text = '' or email like '%' || $1 || '%'
+  or raw_user_meta_data ->> 'full_name' ilike '%' || $1 || '%';
 
 -- name: insert-session
 -- $1 session id, $2 user id, $3 user agent, $4 ip

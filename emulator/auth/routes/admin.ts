@@ -85,36 +85,62 @@ export const createUser: Handler = async (ctx, r) => {
   return json(r, 200, user);
 };
 
+/** `page`/`per_page` as GoTrue's paginate(): unsigned integers, defaults 1 and 50. */
+function pageParam(raw: string | null, fallback: number): number {
+  if (raw === null || raw === '') return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) {
+    throw errors.validation(`Bad Pagination Parameters: invalid value "${raw}"`);
+  }
+  return Number(raw);
+}
+
 export const listUsers: Handler = async (ctx, r) => {
   await requireAdmin(r.req);
-  const page = Math.max(1, Number.parseInt(r.url.searchParams.get('page') ?? '1', 10) || 1);
-  const perPage = Math.max(
-    1,
-    Math.min(1000, Number.parseInt(r.url.searchParams.get('per_page') ?? '50', 10) || 50),
-  );
-  const total = (await ctx.db.query<{ n: number }>(SQL['count-users'])).rows[0]!.n;
-  const rows = await ctx.db.query<UserRow>(SQL['list-users'], [perPage, (page - 1) * perPage]);
+  const query = r.url.searchParams;
+  const page = pageParam(query.get('page'), 1);
+  const perPage = pageParam(query.get('per_page'), 50);
+  const filter = query.get('filter') ?? '';
+  const sort = query.get('sort') ?? '';
+  const sortMatch = /^created_at(?:\s+(asc|desc))?$/i.exec(sort.trim());
+  if (sort && !sortMatch) throw errors.validation(`Bad Sort Parameters: ${sort}`);
+  const direction = sortMatch?.[1]?.toLowerCase() === 'asc' ? 'asc' : 'desc';
+  const total = (await ctx.db.query<{ n: number }>(SQL['count-users'], [filter])).rows[0]!.n;
+  const rows = await ctx.db.query<UserRow>(SQL['list-users'], [
+    perPage,
+    (page - 1) * perPage,
+    filter,
+    direction,
+  ]);
   const users = [];
   for (const row of rows.rows) {
     const identities = await ctx.db.query<IdentityRow>(SQL['identities-by-user'], [row.id]);
     users.push(userJson(row, identities.rows));
   }
-  // Link header as GoTrue's addPaginationHeaders: next (when there is one) and last.
-  const last = Math.max(1, Math.ceil(total / perPage));
-  const base = `${ctx.authUrl}/admin/users`;
-  const links: string[] = [];
-  if (page < last) links.push(`<${base}?page=${page + 1}&per_page=${perPage}>; rel="next"`);
-  links.push(`<${base}?page=${last}&per_page=${perPage}>; rel="last"`);
   return json(
     r,
     200,
     { users, aud: 'authenticated' },
     {
       'X-Total-Count': String(total),
-      Link: links.join(', '),
+      Link: paginationLink(r.path, query, page, Math.ceil(total / perPage)),
     },
   );
 };
+
+/**
+ * GoTrue's addPaginationHeaders: the request's own path and query (keys sorted, as Go encodes
+ * them) with `page` set, rel="next" when there is a next page, always rel="last".
+ */
+function paginationLink(path: string, query: URLSearchParams, page: number, lastPage: number) {
+  const withPage = (p: number) => {
+    const q = new URLSearchParams(query);
+    q.set('page', String(p));
+    q.sort();
+    return `<${path}?${q.toString()}>`;
+  };
+  const next = lastPage > page ? `${withPage(page + 1)}; rel="next", ` : '';
+  return `${next}${withPage(lastPage)}; rel="last"`;
+}
 
 export const getUserById: Handler = async (ctx, r) => {
   await requireAdmin(r.req);
