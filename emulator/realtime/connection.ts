@@ -14,6 +14,7 @@ import {
 } from './frames.js';
 import type { Hub, Outlet, PgBinding, Subscriber } from './hub.js';
 import { channelRights, readDeniedReason } from './private-channels.js';
+import { handleBroadcast, handlePresence } from './pushes.js';
 
 export interface ConnectionDeps {
   db: Db;
@@ -60,7 +61,7 @@ export class Connection implements Outlet {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(bytes, { binary: true });
   }
 
-  private reply(msg: PhxMessage, status: 'ok' | 'error', response: unknown): void {
+  private readonly reply = (msg: PhxMessage, status: 'ok' | 'error', response: unknown): void => {
     this.push({
       joinRef: msg.joinRef,
       ref: msg.ref,
@@ -68,7 +69,7 @@ export class Connection implements Outlet {
       event: 'phx_reply',
       payload: { status, response },
     });
-  }
+  };
 
   private async receive(data: Buffer, isBinary: boolean): Promise<void> {
     let msg: PhxMessage;
@@ -85,7 +86,12 @@ export class Connection implements Outlet {
       if (msg.event === 'heartbeat') this.reply(msg, 'ok', {});
       return;
     }
-    if (msg.event === 'phx_join') return this.join(msg);
+    if (msg.event === 'phx_join') {
+      return this.join(msg).catch((err) => {
+        this.deps.log('[realtime] join failed', err);
+        this.reply(msg, 'error', { reason: 'Internal server error' });
+      });
+    }
     const sub = this.channels.get(msg.topic);
     // Phoenix answers pushes to a topic the socket has not joined with this reason.
     if (!sub) return this.reply(msg, 'error', { reason: 'unmatched topic' });
@@ -96,9 +102,9 @@ export class Connection implements Outlet {
       case 'access_token':
         return this.refreshToken(sub, obj(msg.payload).access_token);
       case 'broadcast':
-        return this.broadcast(sub, msg);
+        return handleBroadcast(this.deps.hub, sub, msg, this.reply);
       case 'presence':
-        return this.presence(sub, msg);
+        return handlePresence(this.deps.hub, sub, msg, this.reply);
       default:
         return this.reply(msg, 'error', { reason: `unknown event ${msg.event}` });
     }
@@ -228,51 +234,6 @@ export class Connection implements Outlet {
     );
     timer.unref();
     this.expiries.set(sub, timer);
-  }
-
-  private broadcast(sub: Subscriber, msg: PhxMessage): void {
-    const p = obj(msg.payload);
-    if (typeof p.event !== 'string')
-      return this.reply(msg, 'error', { reason: 'broadcast needs an event' });
-    if (obj(p.meta).persist !== undefined) {
-      if (sub.ack)
-        this.reply(msg, 'error', {
-          reason: 'persisted broadcasts are not implemented by the emulator',
-        });
-      return;
-    }
-    if (sub.private && !sub.canWrite.broadcast) {
-      // Upstream drops sends the INSERT policy does not allow; with ack the client hears why.
-      if (sub.ack)
-        this.reply(msg, 'error', {
-          reason:
-            'Unauthorized: You do not have permissions to write to this Channel topic: ' +
-            sub.subTopic,
-        });
-      return;
-    }
-    this.deps.hub.broadcast(
-      sub.topic,
-      sub.private,
-      { type: 'broadcast', event: p.event, payload: p.payload },
-      sub,
-    );
-    if (sub.ack) this.reply(msg, 'ok', {});
-  }
-
-  private presence(sub: Subscriber, msg: PhxMessage): void {
-    const p = obj(msg.payload);
-    if (sub.private && !sub.canWrite.presence) {
-      return this.reply(msg, 'error', {
-        reason:
-          'Unauthorized: You do not have permissions to track presence on this Channel topic: ' +
-          sub.subTopic,
-      });
-    }
-    if (p.event === 'track') this.deps.hub.track(sub, obj(p.payload));
-    else if (p.event === 'untrack') this.deps.hub.untrack(sub);
-    else return this.reply(msg, 'error', { reason: `unknown presence event ${String(p.event)}` });
-    this.reply(msg, 'ok', {});
   }
 
   /** Server-side close of one channel: `phx_close`, then forget it. */

@@ -1,6 +1,7 @@
 // postgres_changes through the unchanged supabase-js client: shapes, types, filters, RLS, big rows, publication changes.
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
 import { signJwt } from '../keys.js';
@@ -43,6 +44,8 @@ beforeAll(async () => {
       using (owner = (current_setting('request.jwt.claims', true)::jsonb ->> 'sub')::uuid);
     create policy "anyone reads ownerless notes" on public.notes for select to anon
       using (owner is null);
+    create policy "owners write their notes" on public.notes for insert to authenticated
+      with check (owner = (current_setting('request.jwt.claims', true)::jsonb ->> 'sub')::uuid);
     alter publication supabase_realtime add table public.notes;
     create table public.later (id int4 primary key, v text);
     grant select on public.later to anon, authenticated, service_role;
@@ -255,6 +258,35 @@ describe('postgres_changes', () => {
     await sleep(300); // access_token pushes are not acknowledged
     await emu.db.query(`insert into public.notes (id, owner) values (41, $1)`, [alice]);
     expect((await inbox.next((ch) => ch.new.id === 41)).new.owner).toBe(alice);
+  });
+
+  it('delivers writes made through REST by a signed-in user', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = await signJwt({
+      role: 'authenticated',
+      aud: 'authenticated',
+      sub: alice,
+      iat: now,
+      exp: now + 3600,
+    });
+    // supabase-js's accessToken option feeds both REST and the realtime join.
+    const c = createClient(emu.url, emu.keys.publishable, {
+      accessToken: async () => token,
+      realtime: { transport: WebSocket as never },
+    });
+    clients.push(c);
+    // Resolve the token first: a join sent before the callback answers would go out without it
+    // and run as the apikey's role (a client-side race upstream has too, contract §4.2).
+    await c.realtime.setAuth();
+    const inbox = await listen(c, {
+      event: 'INSERT',
+      schema: 'public',
+      table: 'notes',
+      filter: `owner=eq.${alice}`,
+    });
+    const { error } = await c.from('notes').insert({ id: 60, body: 'via rest', owner: alice });
+    expect(error).toBeNull();
+    expect((await inbox.next()).new).toMatchObject({ id: 60, body: 'via rest', owner: alice });
   });
 
   it('delivers rows too big for one NOTIFY', async () => {
