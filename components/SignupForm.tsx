@@ -50,9 +50,9 @@ export default function SignupForm() {
     return (
       <div className={styles.success}>
         <CircleCheck className={styles.successIcon} aria-hidden="true" />
-        <h2 ref={successRef} tabIndex={-1} className={styles.successTitle}>
+        <h3 ref={successRef} tabIndex={-1} className={styles.successTitle}>
           {pendingConfirm ? 'Check your inbox' : 'You are subscribed'}
-        </h2>
+        </h3>
         <p className={styles.successText}>
           {pendingConfirm ? 'We sent a confirmation link to ' : 'Thanks! The next issue goes to '}
           <strong>{email.trim().toLowerCase()}</strong>.

@@ -1,12 +1,8 @@
 // The exported home page in Chromium against the e2e emulator: signup form shell, validation, the real
 // answer of the (not yet deployed) `subscribe` function, keyboard use, and screenshots at two widths.
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { formAlert, NOT_OPEN, SUBSCRIBE_URL, UNREACHABLE } from './helpers';
 import { E2E_SITE_URL, E2E_SUPABASE_URL } from './ports';
-
-const SUBSCRIBE_URL = `${E2E_SUPABASE_URL}/functions/v1/subscribe`;
-const NOT_OPEN = 'Signups are not open yet.';
-const UNREACHABLE =
-  'We could not reach the signup service. Check your connection or try again later.';
 
 /**
  * What the browser must end up showing, decided by asking the emulator the same questions the
@@ -41,11 +37,6 @@ async function expectedSubscribeMessage(): Promise<{ message: string; why: strin
   throw new Error(
     `subscribe now answers ${post.status} ${body}: the function exists, update this spec for the real flow`,
   );
-}
-
-/** The signup card's own alert (Next adds a page-wide `role=alert` route announcer). */
-function formAlert(page: Page) {
-  return page.getByRole('region', { name: 'Get the newsletter' }).getByRole('alert');
 }
 
 function watchConsole(page: Page): string[] {
@@ -150,6 +141,14 @@ test.describe('home page', () => {
     const headers = await sent.allHeaders();
     expect(headers['apikey']).toMatch(/^sb_publishable_/);
     expect(headers['content-type']).toBe('application/json');
+    // How it ended on the wire matches the emulator's answer: refused by CORS, or a readable 404.
+    const response = await sent.response();
+    if (expected.message === UNREACHABLE) {
+      expect(response).toBeNull();
+      expect(sent.failure()?.errorText).toBe('net::ERR_FAILED');
+    } else {
+      expect(response?.status()).toBe(404);
+    }
 
     const alert = formAlert(page);
     await expect(alert).toHaveText(expected.message);

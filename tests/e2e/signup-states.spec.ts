@@ -1,0 +1,68 @@
+// Signup form states the real `subscribe` function will produce (success, server-side errors, a
+// readable 404): its answers are stubbed in the browser because the function arrives with a later
+// issue. The real browser → emulator path is covered in home.spec.ts.
+import { expect, test } from '@playwright/test';
+import { formAlert, NOT_OPEN, SUBSCRIBE_URL } from './helpers';
+
+test.describe('signup form states for answers the function will give', () => {
+  const cors = { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json' };
+
+  test('a readable 404 (function not deployed) says signups are not open', async ({ page }) => {
+    await page.route(SUBSCRIBE_URL, (route) =>
+      route.fulfill({ status: 404, headers: cors, body: '{"code":"NOT_FOUND","message":"x"}' }),
+    );
+    await page.goto('/');
+    await page.getByLabel('Email address').fill('ada@example.com');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(formAlert(page)).toHaveText(NOT_OPEN);
+    await expect(page.getByLabel('Email address')).toHaveValue('ada@example.com');
+  });
+
+  test('a server-side invalid_email is shown on the email field', async ({ page }) => {
+    await page.route(SUBSCRIBE_URL, (route) =>
+      route.fulfill({
+        status: 422,
+        headers: cors,
+        body: JSON.stringify({
+          error: { code: 'invalid_email', message: 'Enter a valid email address.' },
+        }),
+      }),
+    );
+    await page.goto('/');
+    const email = page.getByLabel('Email address');
+    await email.fill('ada@example.com');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(email).toHaveAccessibleDescription('Enter a valid email address.');
+    await expect(email).toBeFocused();
+  });
+
+  test('shows the busy button, then the confirmation state', async ({ page }, testInfo) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(SUBSCRIBE_URL, async (route) => {
+      await held;
+      await route.fulfill({ status: 200, headers: cors, body: '{"status":"pending"}' });
+    });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/');
+    await page.getByLabel('Email address').fill('Ada@Example.com');
+    const button = page.getByRole('button', { name: 'Subscribe' });
+    await button.click();
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAttribute('aria-busy', 'true');
+    await expect(button.locator('svg.lucide-loader-circle')).toBeVisible();
+    await expect(page.getByLabel('Email address')).toHaveAttribute('readonly');
+    await testInfo.attach('home-390-busy', {
+      body: await page.screenshot({ path: testInfo.outputPath('home-390-busy.png') }),
+      contentType: 'image/png',
+    });
+    release();
+    const heading = page.getByRole('heading', { name: 'Check your inbox' });
+    await expect(heading).toBeFocused();
+    await expect(page.getByText('We sent a confirmation link to ada@example.com.')).toBeVisible();
+    await testInfo.attach('home-390-pending', {
+      body: await page.screenshot({ path: testInfo.outputPath('home-390-pending.png') }),
+      contentType: 'image/png',
+    });
+  });
+});
