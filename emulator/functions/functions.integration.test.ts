@@ -1,72 +1,20 @@
 // Edge functions as a client sees them: supabase-js `functions.invoke` and raw fetch against real Deno.
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createClient, FunctionsHttpError } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../index.js';
-
-const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
-
-// Every fixture but `echo` opts out of verify_jwt, as config.toml does on hosted projects.
-const CONFIG_TOML = `
-[functions.echo-public]
-verify_jwt = false
-[functions.env]
-verify_jwt = false
-[functions.boot-error]
-verify_jwt = false
-[functions.bad-import]
-verify_jwt = false
-[functions.throws-at-import]
-verify_jwt = false
-[functions.no-serve]
-verify_jwt = false
-[functions.throws]
-verify_jwt = false
-[functions.crash]
-verify_jwt = false
-[functions.callback]
-verify_jwt = false
-[functions.default-export]
-verify_jwt = false
-[functions.npm-client]
-verify_jwt = false
-[functions.reload]
-verify_jwt = false
-[functions.background]
-verify_jwt = false
-[functions.pid]
-verify_jwt = false
-[functions.mapped]
-verify_jwt = false
-`;
+import {
+  client as supabaseClient,
+  createFixtureProject,
+  type FixtureProject,
+} from './test-project.js';
 
 let emu: RunningEmulator;
-let project: string;
+let project: FixtureProject;
 const fn = (path: string) => `${emu.url}/functions/v1/${path}`;
-// Node 20 has no global WebSocket, so supabase-js needs `ws` as its realtime transport.
-const client = (key: string) =>
-  createClient(emu.url, key, {
-    auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
-  });
+const client = (key: string) => supabaseClient(emu.url, key);
 
 beforeAll(async () => {
-  project = await mkdtemp(join(tmpdir(), 'postbox-functions-'));
-  const functionsDir = join(project, 'supabase', 'functions');
-  await cp(FIXTURES, functionsDir, { recursive: true });
-  // Written here, not kept as a fixture, because Prettier and ESLint cannot parse it.
-  await mkdir(join(functionsDir, 'boot-error'));
-  await writeFile(
-    join(functionsDir, 'boot-error', 'index.ts'),
-    "Deno.serve((req) => new Response('never' );;; const = ;\n",
-  );
-  await writeFile(join(project, 'supabase', 'config.toml'), CONFIG_TOML);
-  await writeFile(
-    join(functionsDir, '.env'),
+  project = await createFixtureProject(
     '# user secrets\nMY_SECRET="from dotenv"\nSUPABASE_URL=http://must-not-win.test\n',
   );
   process.env.POSTBOX_FIXTURE_FLAG = 'passed-through';
@@ -77,14 +25,14 @@ beforeAll(async () => {
     dbPort: null,
     mailWebPort: 0,
     mailSmtpPort: 0,
-    projectDir: project,
+    projectDir: project.dir,
     watchFunctions: true,
   });
 });
 
 afterAll(async () => {
   await emu?.stop();
-  if (project) await rm(project, { recursive: true, force: true });
+  await project?.remove();
 });
 
 describe('invoke with supabase-js', () => {
@@ -353,41 +301,4 @@ describe('environment', () => {
     expect(data.body).toEqual({ from: 'npm-client' });
     expect(data.headers.authorization).toBe(`Bearer ${emu.keys.anon}`);
   }, 120_000);
-});
-
-describe('reload', () => {
-  it('serves the new code after a function file changes', async () => {
-    expect(await (await fetch(fn('reload'))).text()).toBe('version 1');
-    await writeFile(
-      join(project, 'supabase', 'functions', 'reload', 'index.ts'),
-      "Deno.serve(() => new Response('version 2'));\n",
-    );
-    let body = '';
-    for (let i = 0; i < 50 && body !== 'version 2'; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      body = await (await fetch(fn('reload'))).text();
-    }
-    expect(body).toBe('version 2');
-  });
-  it('reloads every function when shared code or .env changes', async () => {
-    const functionsDir = join(project, 'supabase', 'functions');
-    const before = await (await fetch(fn('echo-public'))).json();
-    expect(before.reloaded).toBeUndefined();
-    await writeFile(
-      join(functionsDir, '_shared', 'cors.ts'),
-      "export const corsHeaders = { 'Access-Control-Allow-Origin': '*', 'x-reloaded': 'yes' };\n",
-    );
-    await writeFile(join(functionsDir, '.env'), 'MY_SECRET=rotated\n');
-    const poll = async (path: string, done: (res: Response) => Promise<boolean>) => {
-      for (let i = 0; i < 50; i++) {
-        if (await done(await fetch(fn(path)))) return true;
-        await new Promise((r) => setTimeout(r, 200));
-      }
-      return false;
-    };
-    expect(await poll('echo-public', async (res) => res.headers.get('x-reloaded') === 'yes')).toBe(
-      true,
-    );
-    expect(await poll('env', async (res) => (await res.json()).MY_SECRET === 'rotated')).toBe(true);
-  });
 });

@@ -172,7 +172,8 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
       try {
         return await handle(req, ctx);
       } catch (err) {
-        log(`[functions] ${req.method} ${new URL(req.url).pathname} failed: ${String(err)}`);
+        // An emulator bug, not a function's: always reported, never leaked to the client.
+        console.error(`[functions] ${req.method} ${new URL(req.url).pathname} failed`, err);
         return errors.internalError();
       }
     },
