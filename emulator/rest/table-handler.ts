@@ -4,6 +4,7 @@ import { RestError } from './errors.js';
 import type { Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
 import { checkSingular, contentRange, contentType, readStatus } from './response.js';
+import { ident } from './sql.js';
 import type { SchemaCache, Table } from './schema-cache.js';
 import {
   bodyExpr,
@@ -40,7 +41,8 @@ interface PageRow {
   total: string | null;
   page_total: number;
   body: string;
-  inserted?: boolean | null;
+  /** Rows an upsert inserted (rather than merged), for its 201/200 status. */
+  inserted?: number;
 }
 
 const clause = (word: string, parts: string[], sep: string) =>
@@ -122,6 +124,9 @@ function checkedPutRow(r: TableRequest): Row {
   return row;
 }
 
+/** Rows an upsert merged, counted by the DO UPDATE's WHERE (see write-builder's insertSql). */
+const UPDATED_COUNT = `select coalesce(nullif(current_setting('pgrst.updated', true), '')::int, 0) as updated`;
+
 /** PGRST124: with `handling=strict`, `max-affected=N` caps how many rows a write may touch. */
 function checkMaxAffected(prefs: Preferences, affected: number): void {
   if (prefs.handling !== 'strict' || prefs.maxAffected === undefined) return;
@@ -161,9 +166,10 @@ export async function handleWrite(r: TableRequest): Promise<Response> {
       onConflict: r.query.onConflict,
       resolution: r.prefs.resolution,
     });
-    isUpsertMerge = r.prefs.resolution === 'merge-duplicates' && ['r', 'p'].includes(r.table.kind);
+    isUpsertMerge = r.prefs.resolution === 'merge-duplicates';
   } else if (putRow) {
     const row = putRow;
+    isUpsertMerge = true;
     mutation = insertSql(r.table, params, [row], Object.keys(row), {
       missingDefault: false,
       onConflict: r.table.primaryKey,
@@ -184,33 +190,31 @@ export async function handleWrite(r: TableRequest): Promise<Response> {
   }
 
   const wantsBody = r.prefs.return === 'representation';
+  let page: PageRow;
   if (!wantsBody && r.prefs.return !== 'headers-only') {
-    // No RETURNING: a write the caller may not read back (no SELECT policy) still succeeds.
+    // No RETURNING: a write the caller may not read back (no SELECT policy) still succeeds,
+    // as with PostgREST's column-less RETURNING.
     const result = await r.tx.query(mutation, params.values);
-    checkMaxAffected(r.prefs, result.affectedRows);
-    checkSingular(r.shape, result.affectedRows);
-    return writeResponse(r, { total: null, page_total: result.affectedRows, body: '' });
+    page = { total: null, page_total: result.affectedRows, body: '' };
+  } else {
+    const columns = wantsBody
+      ? renderColumns(root.columns)
+      : r.table.primaryKey.map((c) => `pgrst_0.${ident(c)}`).join(', ');
+    const sql =
+      `with pgrst_source as (${mutation} returning pgrst_0.*) ` +
+      `select null as total, count(pgrst_t)::int as page_total, ` +
+      `${bodyExpr(wantsBody ? r.shape : 'array')} as body ` +
+      `from (select ${columns} from pgrst_source as pgrst_0` +
+      `${r.method === 'POST' ? clause('order by', root.orderBy, ', ') : ''}) pgrst_t`;
+    page = (await r.tx.query<PageRow>(sql, params.values)).rows[0]!;
   }
-  const returning = isUpsertMerge
-    ? ' returning pgrst_0 as pgrst_row, (pgrst_0.xmax = 0) as pgrst_inserted'
-    : ' returning pgrst_0.*';
-  const source = isUpsertMerge
-    ? `pgrst_mut as (${mutation}${returning}), pgrst_source as (select (pgrst_row).* from pgrst_mut)`
-    : `pgrst_source as (${mutation}${returning})`;
-  const columns = wantsBody
-    ? renderColumns(root.columns)
-    : r.table.primaryKey.map((c) => `pgrst_0."${c.replace(/"/g, '""')}"`).join(', ');
-  const sql =
-    `with ${source} select null as total, count(pgrst_t)::int as page_total, ` +
-    `${bodyExpr(wantsBody ? r.shape : 'array')} as body` +
-    `${isUpsertMerge ? ', (select bool_or(pgrst_inserted) from pgrst_mut) as inserted' : ''} ` +
-    `from (select ${columns} from pgrst_source as pgrst_0` +
-    `${r.method === 'POST' ? clause('order by', root.orderBy, ', ') : ''}) pgrst_t`;
-  const { rows } = await r.tx.query<PageRow>(sql, params.values);
-  const row = rows[0]!;
-  checkMaxAffected(r.prefs, row.page_total);
-  checkSingular(wantsBody ? r.shape : 'array', row.page_total);
-  return writeResponse(r, row);
+  checkMaxAffected(r.prefs, page.page_total);
+  if (wantsBody) checkSingular(r.shape, page.page_total);
+  if (isUpsertMerge) {
+    const { rows } = await r.tx.query<{ updated: number }>(UPDATED_COUNT);
+    page.inserted = page.page_total - (rows[0]?.updated ?? 0);
+  }
+  return writeResponse(r, page);
 }
 
 function locationHeader(r: TableRequest, body: string): string | null {
@@ -222,24 +226,29 @@ function locationHeader(r: TableRequest, body: string): string | null {
   return `/${r.table.name}?${query}`;
 }
 
-function writeResponse(r: TableRequest, row: PageRow): Response {
-  const n = row.page_total;
+/** Status and headers per method, as PostgREST's Response.hs answers mutations. */
+function writeResponse(r: TableRequest, page: PageRow): Response {
+  const n = page.page_total;
   const total = r.prefs.count !== undefined ? n : null;
-  const headers: Record<string, string> = {
-    // Inserts report `*/N`; updates and deletes the affected range (PostgREST's Response.hs).
-    'Content-Range': r.method === 'POST' ? `*/${total ?? '*'}` : contentRange(0, n, total),
-  };
+  const headers: Record<string, string> = {};
+  // Inserts and deletes report `*/N`; updates the affected range; PUT nothing.
+  if (r.method === 'PATCH') headers['Content-Range'] = contentRange(0, n, total);
+  else if (r.method !== 'PUT') headers['Content-Range'] = `*/${total ?? '*'}`;
   if (r.prefs.applied.length) headers['Preference-Applied'] = r.prefs.applied.join(', ');
-  const created = r.method === 'POST';
-  if (r.prefs.return === 'representation') {
+  // An upsert that only merged into existing rows answers 200 instead of 201.
+  const upsertStatus = page.inserted === undefined || page.inserted > 0 ? 201 : 200;
+  const representation = r.prefs.return === 'representation';
+  let status: number;
+  if (r.method === 'POST') status = upsertStatus;
+  else if (r.method === 'PUT') status = representation ? upsertStatus : 204;
+  else status = representation ? 200 : 204;
+  if (representation) {
     headers['Content-Type'] = contentType(r.shape);
-    // An upsert that only merged into existing rows answers 200 (contract §1.3).
-    const status = created && row.inserted !== false ? 201 : 200;
-    return new Response(row.body, { status, headers });
+    return new Response(page.body, { status, headers });
   }
-  if (r.prefs.return === 'headers-only' && created) {
-    const location = locationHeader(r, row.body || '[]');
+  if (r.prefs.return === 'headers-only' && r.method === 'POST') {
+    const location = locationHeader(r, page.body || '[]');
     if (location) headers.Location = location;
   }
-  return new Response(null, { status: created ? 201 : 204, headers });
+  return new Response(null, { status, headers });
 }

@@ -68,8 +68,11 @@ export function insertSql(
     if (opts.resolution === 'ignore-duplicates') sql += ` on conflict${targetCols} do nothing`;
     else {
       const updates = columns.map((c) => `${ident(c)} = excluded.${ident(c)}`);
+      // The WHERE only counts merged rows (always true), so the caller can tell 201 from 200, as
+      // PostgREST's `pgrst.inserted` setting does.
+      const counter = `set_config('pgrst.updated', (coalesce(nullif(current_setting('pgrst.updated', true), '')::int, 0) + 1)::text, true) <> ''`;
       sql += updates.length
-        ? ` on conflict${targetCols} do update set ${updates.join(', ')}`
+        ? ` on conflict${targetCols} do update set ${updates.join(', ')} where ${counter}`
         : ` on conflict${targetCols} do nothing`;
     }
   }
