@@ -38,9 +38,12 @@ order by 1, 2, a.attnum;
 
 -- name: relationships
 -- Foreign keys declared on relations of these schemas; columns in constraint order. One-to-one when
--- the referencing columns are exactly a primary key or unique constraint of their table.
+-- the referencing columns are exactly a primary key or unique constraint of their table. Oids are
+-- text (as the query trees of views-definitions spell them).
 select con.conname as foreign_key_name, n1.nspname as schema, tab.relname as relation,
   n2.nspname as referenced_schema, other.relname as referenced_relation,
+  con.conrelid::text as relation_oid, con.confrelid::text as referenced_oid,
+  to_json(con.conkey) as column_numbers, to_json(con.confkey) as referenced_column_numbers,
   (select json_agg(a.attname order by k.ord)
      from unnest(con.conkey) with ordinality k(attnum, ord)
      join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum) as columns,
@@ -60,6 +63,19 @@ join pg_class other on other.oid = con.confrelid
 join pg_namespace n2 on n2.oid = other.relnamespace
 where con.contype = 'f' and n1.nspname = any($1)
 order by 1, 2, 3;
+
+-- name: view_definitions
+-- Every user view's stored query tree (outfuncs text) and its columns, to trace view columns back to
+-- table columns; views of all schemas, since a public view may select from a view elsewhere.
+select c.oid::text as oid, n.nspname as schema, c.relname as name, r.ev_action::text as definition,
+  (select json_agg(json_build_object('number', a.attnum, 'name', a.attname) order by a.attnum)
+     from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped) as columns
+from pg_class c
+join pg_namespace n on n.oid = c.relnamespace
+join pg_rewrite r on r.ev_class = c.oid and r.rulename = '_RETURN'
+where c.relkind in ('v', 'm')
+  and n.nspname not in ('pg_catalog', 'information_schema') and n.nspname not like 'pg\_%'
+order by 2, 3;
 
 -- name: functions
 -- Plain functions (not procedures or aggregates). args lists every argument in declaration order

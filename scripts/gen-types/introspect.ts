@@ -11,11 +11,13 @@ import type {
   TypeRef,
   View,
 } from './schema.js';
+import { viewForeignKeys, type ForeignKey, type ViewDefinition } from './view-relationships.js';
 
 const QUERY_NAMES = [
   'relations',
   'columns',
   'relationships',
+  'view_definitions',
   'functions',
   'enums',
   'composite_types',
@@ -37,16 +39,6 @@ interface ColumnRow {
   has_default: boolean;
   identity: 'ALWAYS' | 'BY DEFAULT' | null;
   updatable: boolean;
-}
-interface RelationshipRow {
-  foreign_key_name: string;
-  schema: string;
-  relation: string;
-  referenced_schema: string;
-  referenced_relation: string;
-  columns: string[];
-  referenced_columns: string[];
-  is_one_to_one: boolean;
 }
 interface FunctionRow {
   schema: string;
@@ -104,7 +96,9 @@ export async function introspect(
   const params = [schemaNames];
   const relations = (await db.query<RelationRow>(sql.relations, params)).rows;
   const columns = (await db.query<ColumnRow>(sql.columns, params)).rows;
-  const relationships = (await db.query<RelationshipRow>(sql.relationships, params)).rows;
+  const foreignKeys = (await db.query<ForeignKey>(sql.relationships, params)).rows;
+  const viewDefinitions = (await db.query<ViewDefinition>(sql.view_definitions)).rows;
+  const relationships = [...foreignKeys, ...viewForeignKeys(foreignKeys, viewDefinitions)];
   const functions = (await db.query<FunctionRow>(sql.functions, params)).rows;
   const enums = (await db.query<EnumRow>(sql.enums)).rows;
   const composites = (await db.query<CompositeRow>(sql.composite_types, params)).rows;
