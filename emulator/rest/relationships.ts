@@ -164,10 +164,13 @@ export function findRelationship(
     found.map((r) => ({
       cardinality: r.cardinality,
       embedding: `${source.name} with ${targetName}`,
-      relationship: `${r.constraint} using ${r.source.name}(${r.sourceColumns.join(', ')}) and ${r.target.name}(${r.targetColumns.join(', ')})`,
+      relationship: r.junction
+        ? `${r.junction.table.name} using ${r.constraint}(${r.junction.sourceColumns.join(', ')}) and ${r.junction.targetConstraint}(${r.junction.targetColumns.join(', ')})`
+        : `${r.constraint} using ${r.source.name}(${r.sourceColumns.join(', ')}) and ${r.target.name}(${r.targetColumns.join(', ')})`,
     })),
+    // PostgREST's relHint: the junction table names an m2m relationship, the constraint the rest.
     `Try changing '${targetName}' to one of the following: ${found
-      .map((r) => `'${targetName}!${r.constraint}'`)
+      .map((r) => `'${targetName}!${r.junction ? r.junction.table.name : r.constraint}'`)
       .join(', ')}. Find the desired relationship in the 'details' key.`,
   );
 }

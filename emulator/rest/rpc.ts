@@ -44,17 +44,22 @@ export function chooseFunction(
     if (exact.length === 1) matches = exact;
   }
   if (matches.length === 1) return matches[0]!;
-  const signature = `${schema}.${name}(${[...argNames].sort().join(', ')})`;
+  // PostgREST's NoRpc wording (Error.hs): argument names sorted, as its JSON key map orders them.
+  const sorted = [...argNames].sort().join(', ');
+  const signature = argNames.length
+    ? `${schema}.${name}(${sorted})`
+    : `${schema}.${name} without parameters`;
   if (matches.length === 0) {
+    const searched = argNames.length
+      ? ` with parameter${argNames.length > 1 ? 's' : ''} ${sorted}`
+      : ' without parameters';
     throw new RestError(
       404,
       'PGRST202',
       `Could not find the function ${signature} in the schema cache`,
-      `Searched for the function ${schema}.${name}${
-        argNames.length
-          ? ` with parameters ${[...argNames].sort().join(', ')}`
-          : ' without parameters'
-      } or with a single unnamed json/jsonb parameter, but no matches were found in the schema cache.`,
+      `Searched for the function ${schema}.${name}${searched}${
+        isPost ? ' or with a single unnamed json/jsonb parameter' : ''
+      }, but no matches were found in the schema cache.`,
     );
   }
   throw new RestError(
