@@ -334,6 +334,57 @@ describe('recovery, resend and anonymous users', () => {
     expect((claims.amr as Array<{ method: string }>)[0]!.method).toBe('anonymous');
   });
 
+  it('updateUser({email}) mails the new address; the link applies the change', async () => {
+    const email = uniqueEmail('change-from');
+    const next = uniqueEmail('change-to');
+    await client(emu, emu.keys.secret).auth.admin.createUser({
+      email,
+      password: 'secret123',
+      email_confirm: true,
+    });
+    const sb = client(emu, emu.keys.anon);
+    await sb.auth.signInWithPassword({ email, password: 'secret123' });
+    const { data, error } = await sb.auth.updateUser(
+      { email: next },
+      { emailRedirectTo: 'http://127.0.0.1:3000/changed' },
+    );
+    expect(error).toBeNull();
+    expect(data.user!.email).toBe(email);
+    expect(data.user!.new_email).toBe(next);
+    const mail = await latestMail(emu, next);
+    expect(mail.subject).toBe('Confirm Email Change');
+    const res = await fetch(linkIn(mail), { redirect: 'manual' });
+    const location = res.headers.get('location')!;
+    expect(location.startsWith('http://127.0.0.1:3000/changed#access_token=')).toBe(true);
+    expect(fragmentOf(location).get('type')).toBe('email_change');
+    const user = await sb.auth.getUser();
+    expect(user.data.user!.email).toBe(next);
+    expect(user.data.user!.identities![0]!.identity_data!.email).toBe(next);
+
+    const appMeta = await authFetch(emu, '/user', {
+      method: 'PUT',
+      token: (await sb.auth.getSession()).data.session!.access_token,
+      body: { app_metadata: { role: 'admin' } },
+    });
+    expect(appMeta.status).toBe(403);
+    expect(((await appMeta.json()) as { code: string }).code).toBe('not_admin');
+  });
+
+  it('an anonymous user becomes permanent by confirming an email with the OTP', async () => {
+    const sb = client(emu, emu.keys.anon);
+    await sb.auth.signInAnonymously();
+    const noEmail = await sb.auth.updateUser({ password: 'secret123' });
+    expect(noEmail.error!.status).toBe(422);
+    const email = uniqueEmail('anon-upgrade');
+    expect((await sb.auth.updateUser({ email })).error).toBeNull();
+    const code = codeIn(await latestMail(emu, email));
+    const { data, error } = await sb.auth.verifyOtp({ email, token: code, type: 'email_change' });
+    expect(error).toBeNull();
+    expect(data.user!.email).toBe(email);
+    expect(data.user!.is_anonymous).toBe(false);
+    expect(decodeJwt(data.session!.access_token).is_anonymous).toBe(false);
+  });
+
   it('reusing an old refresh token after the reuse interval → 400 and the session ends', async () => {
     const sb = client(emu, emu.keys.anon);
     const { data } = await sb.auth.signInAnonymously();

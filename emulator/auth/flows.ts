@@ -200,6 +200,7 @@ export async function consumeToken(
       await q.query(SQL['confirm-email'], [user.id]);
     } else if (kind === 'email_change') {
       await q.query(SQL['apply-email-change'], [user.id, user.email_change]);
+      if (!user.email_confirmed_at) await q.query(SQL['confirm-email'], [user.id]);
       await q.query(SQL['update-identity-email'], [user.id, user.email_change]);
     } else {
       // A magic link or recovery link proves the address too.

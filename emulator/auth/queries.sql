@@ -70,11 +70,12 @@ set email_change = $2, email_change_token_new = $3, email_change_sent_at = now()
 where id = $1;
 
 -- name: apply-email-change
--- $1 user id, $2 new email
+-- $1 user id, $2 new email (ConfirmEmailChange; callers confirm-email an unconfirmed user)
 update auth.users
 set email = $2, email_change = '', email_change_token_new = '', email_change_token_current = '',
-  email_change_confirm_status = 0, email_confirmed_at = coalesce(email_confirmed_at, now()),
-  updated_at = now()
+  email_change_confirm_status = 0,
+  -- An anonymous user who confirms an address becomes a permanent user.
+  is_anonymous = false, updated_at = now()
 where id = $1;
 
 -- name: set-last-sign-in

@@ -19,12 +19,22 @@ export const updateUser: Handler = async (ctx, r) => {
   const { user } = await requireUser(r.req, ctx.db);
   if (body.phone) throw errors.notImplemented('Changing the phone number (phone auth)');
   if (body.nonce) throw errors.notImplemented('Reauthentication nonces');
+  if (body.app_metadata !== undefined) {
+    throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
+  }
   const password = str(body.password);
   const email = body.email === undefined ? undefined : normalizeEmail(body.email);
   const data = obj(body.data);
   const pkce = pkceFromBody(body);
   const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
 
+  if (user.is_anonymous && password !== undefined && !email && !user.email) {
+    throw new AuthError(
+      422,
+      'validation_failed',
+      'Updating password of an anonymous user without an email or phone is not allowed',
+    );
+  }
   if (password !== undefined) {
     assertStrongPassword(password, ctx.settings.minimumPasswordLength);
     if (await checkPassword(password, user.encrypted_password)) {
@@ -49,10 +59,11 @@ export const updateUser: Handler = async (ctx, r) => {
     if (email && email !== user.email) {
       const other = await findUserByEmail(tx, email);
       if (other && other.id !== user.id) throw errors.emailExists();
-      if (!ctx.settings.emailConfirmations) {
-        // mailer_autoconfirm: the change applies at once (upstream user.go).
+      if (user.is_anonymous && !ctx.settings.emailConfirmations) {
+        // Upstream user.go: only anonymous users may add an address without confirming it
+        // (with autoconfirm); permanent users always confirm a new address.
         await tx.query(SQL['apply-email-change'], [user.id, email]);
-        await tx.query(SQL['update-identity-email'], [user.id, email]);
+        if (!user.email_confirmed_at) await tx.query(SQL['confirm-email'], [user.id]);
       } else {
         await sendEmailToken(tx, ctx, user, 'email_change', email, redirectTo, pkce);
       }
