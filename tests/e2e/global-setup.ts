@@ -1,7 +1,8 @@
 // Playwright global setup: checks that out/ was built for the e2e emulator, then starts that emulator
 // in memory on the fixed e2e ports; the returned function is Playwright's teardown and stops it.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
 import { startEmulator } from '../../emulator/index';
 import { E2E_API_PORT, E2E_MAIL_SMTP_PORT, E2E_MAIL_WEB_PORT, E2E_SUPABASE_URL } from './ports';
 
@@ -19,8 +20,8 @@ function bundleMentions(dir: string, needle: string): boolean {
   return false;
 }
 
-function assertE2eBuild(): void {
-  const chunks = join('out', '_next', 'static');
+function assertE2eBuild(root: string): void {
+  const chunks = join(root, 'out', '_next', 'static');
   let ok = false;
   try {
     ok = bundleMentions(chunks, E2E_SUPABASE_URL);
@@ -35,10 +36,13 @@ function assertE2eBuild(): void {
   }
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  assertE2eBuild();
+export default async function globalSetup(config: FullConfig): Promise<() => Promise<void>> {
+  // The repository root, wherever `playwright test` was started from.
+  const root = config.configFile ? dirname(config.configFile) : config.rootDir;
+  assertE2eBuild(root);
   const emulator = await startEmulator({
     memory: true,
+    projectDir: root,
     port: E2E_API_PORT,
     dbPort: null,
     mailWebPort: E2E_MAIL_WEB_PORT,
