@@ -187,6 +187,15 @@ describe('storage downloads', () => {
     const dl = await fetch(withDownload.data.publicUrl);
     expect(dl.headers.get('content-disposition')).toContain('filename=x.txt');
 
+    const head = await fetch(data.publicUrl, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('12');
+    expect(head.headers.get('content-type')).toBe('text/plain;charset=UTF-8');
+    // HEAD of a public bucket's object is answered elevated, so anon sees it exists.
+    const anon = client(emu, emu.keys.anon).storage;
+    expect((await anon.from('pub').exists('hello.txt')).data).toBe(true);
+    expect((await anon.from('docs').exists('range.txt')).data).toBe(false);
+
     const privateUrl = storage.from('docs').getPublicUrl('range.txt').data.publicUrl;
     const denied = await fetch(privateUrl);
     expect(denied.status).toBe(400);

@@ -8,6 +8,7 @@ import {
   downloadParam,
   objectResponse,
   requireVersion,
+  servedContentType,
   type ObjectRow,
 } from './download.js';
 import { ERRORS } from './errors.js';
@@ -101,23 +102,29 @@ export const getPublicObject: RouteHandler = async ({ req, url, params, deps }) 
 };
 
 /**
- * `/object/info[/authenticated|/public]/{b}/{p}` (upstream getObjectInfo.ts): public buckets
- * are read elevated, others as the caller; an anonymous caller only sees public buckets.
+ * The row behind `/object/info/…` and HEAD `/object/…` (upstream getObjectInfo.ts): public
+ * buckets (and the public route) are read elevated, others as the caller; an anonymous caller
+ * only reaches public buckets.
  */
+async function infoRow({ req, params, deps }: RouteArgs, publicRoute: boolean): Promise<ObjectRow> {
+  const caller = await callerOf(req, true);
+  const bucket = await findBucket(deps.db, params.bucket!);
+  if ((!caller.jwt || publicRoute) && !bucket.public) throw ERRORS.noSuchBucket();
+  const elevated = bucket.public || publicRoute;
+  return findObject(
+    deps.db,
+    req,
+    elevated ? null : caller,
+    bucket.id,
+    params.key!,
+    publicRoute ? 'storage.object.info_public' : 'object.get_authenticated_info',
+  );
+}
+
+/** GET `/object/info[/authenticated|/public]/{b}/{p}` → upstream InfoRenderer's JSON. */
 export function objectInfo(publicRoute: boolean): RouteHandler {
-  return async ({ req, params, deps }: RouteArgs) => {
-    const caller = await callerOf(req, true);
-    const bucket = await findBucket(deps.db, params.bucket!);
-    if (!caller.jwt && !bucket.public) throw ERRORS.noSuchBucket();
-    const elevated = bucket.public || publicRoute;
-    const row = await findObject(
-      deps.db,
-      req,
-      elevated ? null : caller,
-      bucket.id,
-      params.key!,
-      publicRoute ? 'storage.object.info_public' : 'object.get_authenticated_info',
-    );
+  return async (args: RouteArgs) => {
+    const row = await infoRow(args, publicRoute);
     const meta = row.metadata ?? {};
     const headers = assetHeaders(row, {});
     headers.delete('Accept-Ranges');
@@ -139,6 +146,22 @@ export function objectInfo(publicRoute: boolean): RouteHandler {
       }),
       { status: 200, headers },
     );
+  };
+}
+
+/** HEAD `/object[/authenticated|/public]/{b}/{p}` → the object's headers from its metadata (HeadRenderer). */
+export function objectHead(publicRoute: boolean): RouteHandler {
+  return async (args: RouteArgs) => {
+    const row = await infoRow(args, publicRoute);
+    const meta = row.metadata ?? {};
+    const headers = assetHeaders(row, {});
+    headers.set(
+      'Content-Type',
+      servedContentType(typeof meta.mimetype === 'string' ? meta.mimetype : undefined),
+    );
+    if (typeof meta.contentLength === 'number')
+      headers.set('Content-Length', String(meta.contentLength));
+    return new Response(null, { status: 200, headers });
   };
 }
 
