@@ -152,6 +152,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       url,
       keys: KEYS,
       dbUrl: opened.url,
+      // The mail catcher's SMTP server, whose port may have been picked at start.
+      extraEnv: { POSTBOX_SMTP_HOST: host, POSTBOX_SMTP_PORT: String(mail.smtpPort) },
       watch: options.watchFunctions,
       log,
     });

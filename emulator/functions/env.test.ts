@@ -65,6 +65,17 @@ describe('buildFunctionEnv', () => {
     expect(skipped).toEqual([]);
   });
 
+  it("lets the emulator's own facts win over .env, and the platform over both", () => {
+    const { env } = buildFunctionEnv({
+      host: { POSTBOX_SMTP_PORT: '1' },
+      secrets: { POSTBOX_SMTP_PORT: '54325' },
+      emulator: { POSTBOX_SMTP_PORT: '40001', SUPABASE_URL: 'http://wrong' },
+      platform,
+    });
+    expect(env.POSTBOX_SMTP_PORT).toBe('40001');
+    expect(env.SUPABASE_URL).toBe('http://127.0.0.1:5555');
+  });
+
   it('never lets .env override the SUPABASE_* variables', () => {
     const { env, skipped } = buildFunctionEnv({
       host: {},

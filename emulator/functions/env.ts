@@ -56,6 +56,8 @@ export interface FunctionEnvInput {
   host: Record<string, string | undefined>;
   /** Parsed `supabase/functions/.env`. */
   secrets: Record<string, string>;
+  /** Facts only the running emulator knows (e.g. its mail catcher's SMTP port). */
+  emulator?: Record<string, string>;
   platform: Record<string, string>;
 }
 
@@ -67,10 +69,16 @@ export interface FunctionEnv {
 
 /**
  * Merges, lowest precedence first: runtime pass-through and DENO_* / POSTBOX_* from the host, the
- * `.env` secrets, then the platform SUPABASE_* variables. Secrets named SUPABASE_* are dropped, as
- * the CLI does ("Env name cannot start with SUPABASE_, skipping"), so they can never override them.
+ * `.env` secrets, the emulator's own facts (a port picked at start beats a stale `.env` value),
+ * then the platform SUPABASE_* variables. Secrets named SUPABASE_* are dropped, as the CLI does
+ * ("Env name cannot start with SUPABASE_, skipping"), so they can never override them.
  */
-export function buildFunctionEnv({ host, secrets, platform }: FunctionEnvInput): FunctionEnv {
+export function buildFunctionEnv({
+  host,
+  secrets,
+  emulator = {},
+  platform,
+}: FunctionEnvInput): FunctionEnv {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(host)) {
     if (value === undefined) continue;
@@ -90,7 +98,7 @@ export function buildFunctionEnv({ host, secrets, platform }: FunctionEnvInput):
     if (name.startsWith('SUPABASE_')) skipped.push(name);
     else env[name] = value;
   }
-  Object.assign(env, platform);
+  Object.assign(env, emulator, platform);
   return { env, skipped };
 }
 

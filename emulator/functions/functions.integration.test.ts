@@ -271,7 +271,7 @@ describe('processes', () => {
 });
 
 describe('environment', () => {
-  it('sets the platform variables, .env secrets and POSTBOX_* pass-through', async () => {
+  it('sets the platform variables, .env secrets, POSTBOX_* pass-through and the SMTP port', async () => {
     const res = await fetch(fn('env'));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -283,6 +283,8 @@ describe('environment', () => {
       SUPABASE_SECRET_KEYS: JSON.stringify({ default: emu.keys.secret }),
       MY_SECRET: 'from dotenv',
       POSTBOX_FIXTURE_FLAG: 'passed-through',
+      POSTBOX_SMTP_HOST: '127.0.0.1',
+      POSTBOX_SMTP_PORT: String(emu.mail!.smtpPort),
       POSTBOX_INTERNAL_FUNCTION_BOOT: null,
       AWS_SECRET_ACCESS_KEY: null,
     });

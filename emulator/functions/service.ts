@@ -33,6 +33,11 @@ export interface FunctionsServiceOptions {
   bootTimeoutMs?: number;
   /** V8 heap per function process; hosted allows 256 MB. */
   memoryLimitMb?: number;
+  /**
+   * Variables only the running emulator knows, e.g. `POSTBOX_SMTP_PORT` of its mail catcher;
+   * they win over `.env` (a port picked at start beats a stale file) but not over SUPABASE_*.
+   */
+  extraEnv?: Record<string, string>;
   /** The emulator's environment: POSTBOX_* and what Deno needs pass through. */
   hostEnv?: Record<string, string | undefined>;
   denoPath?: string;
@@ -72,7 +77,12 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
 
   async function functionEnv(name: string): Promise<Record<string, string>> {
     const secrets = await readDotenv(join(opts.functionsDir, '.env'));
-    const { env, skipped } = buildFunctionEnv({ host: hostEnv, secrets, platform });
+    const { env, skipped } = buildFunctionEnv({
+      host: hostEnv,
+      secrets,
+      emulator: opts.extraEnv,
+      platform,
+    });
     for (const key of skipped)
       log(`[functions/${name}] .env: ${key} starts with SUPABASE_, skipped`);
     return env;
