@@ -114,6 +114,25 @@ describe('dbUrl', () => {
     expect(path.rows).toEqual([{ path: '"$user", public, extensions' }]);
   });
 
+  it.skipIf(native)('refuses COPY FROM STDIN on PGlite instead of crashing it', async () => {
+    const c = await client();
+    await c.query('create table public.wire_copy (a int)');
+    const refused = {
+      code: '0A000',
+      message:
+        'COPY FROM STDIN is not supported by the embedded database (PGlite); use INSERT, or a native server via DATABASE_URL',
+    };
+    await expect(c.query('copy public.wire_copy from stdin')).rejects.toMatchObject(refused);
+    // Extended protocol: the rest of the batch is skipped up to its Sync.
+    await expect(
+      c.query({ text: 'copy public.wire_copy from stdin', values: [1] }),
+    ).rejects.toMatchObject(refused);
+    expect((await c.query('select count(*)::int as n from public.wire_copy')).rows).toEqual([
+      { n: 0 },
+    ]);
+    expect((await emu.db.query('select 1 as alive')).rows).toEqual([{ alive: 1 }]);
+  });
+
   it.skipIf(!psqlPath)('works with psql', async () => {
     const out = await new Promise<string>((resolve, reject) =>
       execFile(

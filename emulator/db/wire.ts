@@ -2,6 +2,13 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { PgliteDb } from './pglite.js';
+import {
+  errorMessage,
+  readyForQuery,
+  refusal,
+  scanOutput,
+  statementText,
+} from './wire-messages.js';
 
 export interface WireServerOptions {
   db: PgliteDb;
@@ -27,42 +34,6 @@ const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 const PROTOCOL_3 = 196608;
 
-/** An ErrorResponse message (severity, SQLSTATE, text). */
-function errorMessage(severity: string, code: string, text: string): Buffer {
-  const fields = Buffer.from(`S${severity}\0V${severity}\0C${code}\0M${text}\0\0`, 'utf8');
-  const header = Buffer.alloc(5);
-  header.write('E', 0, 'latin1');
-  header.writeInt32BE(4 + fields.length, 1);
-  return Buffer.concat([header, fields]);
-}
-
-interface ScanResult {
-  /** Transaction status of the last ReadyForQuery, if the output had one. */
-  ready: 'I' | 'T' | 'E' | null;
-  notifications: Array<{ channel: string; payload: string }>;
-}
-
-/** Reads the backend's complete reply to one message for ReadyForQuery and NOTIFY. */
-function scanOutput(out: Buffer): ScanResult {
-  const result: ScanResult = { ready: null, notifications: [] };
-  let at = 0;
-  while (at + 5 <= out.length) {
-    const type = out[at];
-    const length = out.readInt32BE(at + 1);
-    const body = out.subarray(at + 5, at + 1 + length);
-    if (type === 0x5a /* Z */) result.ready = String.fromCharCode(body[0]!) as ScanResult['ready'];
-    if (type === 0x41 /* A */) {
-      const end = body.indexOf(0, 4);
-      result.notifications.push({
-        channel: body.subarray(4, end).toString('utf8'),
-        payload: body.subarray(end + 1, body.indexOf(0, end + 1)).toString('utf8'),
-      });
-    }
-    at += 1 + length;
-  }
-  return result;
-}
-
 /**
  * Why not @electric-sql/pglite-socket's server: its query queue is separate from the emulator's
  * own queries, so those would run inside a wire client's open transaction, and it refuses
@@ -77,7 +48,7 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
   const { db } = options;
   const log = options.log ?? (() => undefined);
   const idleLimit = options.idleInTransactionMs ?? 10_000;
-  // Each open client and the promise of its pending work, so close() can wait for the rollback.
+  // Each open client's `end`, which resolves once its session is rolled back and reset.
   const sockets = new Map<Socket, () => Promise<void>>();
 
   const serve = (socket: Socket) => {
@@ -88,7 +59,6 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
     let release: (() => void) | null = null;
     let idleTimer: NodeJS.Timeout | null = null;
     let chain: Promise<void> = Promise.resolve();
-    sockets.set(socket, () => chain);
 
     const clearIdle = () => {
       if (idleTimer) clearTimeout(idleTimer);
@@ -111,11 +81,39 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
         give();
       }
     };
-    const end = () => {
-      if (closed) return;
+    const end = (): Promise<void> => {
+      if (closed) return chain;
       closed = true;
       socket.destroy();
       chain = chain.then(finish).finally(() => sockets.delete(socket));
+      return chain;
+    };
+    sockets.set(socket, end);
+
+    // After a refused Parse the client's extended-protocol batch is skipped until its Sync.
+    let skipUntilSync = false;
+    const execute = async (message: Buffer): Promise<Buffer> => {
+      const status = () => (db.pglite.isInTransaction() ? 'T' : 'I');
+      if (skipUntilSync) {
+        if (message[0] !== 0x53 /* S */) return Buffer.alloc(0);
+        skipUntilSync = false;
+        return readyForQuery(status());
+      }
+      const sql = statementText(message);
+      const refused = sql === null ? null : refusal(sql);
+      if (refused) {
+        const error = errorMessage('ERROR', '0A000', refused);
+        if (message[0] === 0x50 /* P */) {
+          skipUntilSync = true;
+          return error;
+        }
+        return Buffer.concat([error, readyForQuery(status())]);
+      }
+      const chunks: Uint8Array[] = [];
+      await db.pglite.execProtocolRawStream(new Uint8Array(message), {
+        onRawData: (data) => chunks.push(data.slice()),
+      });
+      return Buffer.concat(chunks);
     };
 
     const handle = async (message: Buffer) => {
@@ -123,11 +121,7 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
       clearIdle();
       if (!release) release = await db.lock.acquire();
       if (closed) return;
-      const chunks: Uint8Array[] = [];
-      await db.pglite.execProtocolRawStream(new Uint8Array(message), {
-        onRawData: (data) => chunks.push(data.slice()),
-      });
-      const out = Buffer.concat(chunks);
+      const out = await execute(message);
       if (out.length && !socket.destroyed) socket.write(out);
       const { ready, notifications } = scanOutput(out);
       for (const n of notifications) db.deliverNotification(n.channel, n.payload);
@@ -218,10 +212,7 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
     url: `postgresql://postgres:postgres@${host}:${port}/postgres`,
     async close() {
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
-      const pending = [...sockets].map(([socket, work]) => (socket.destroy(), work));
-      // Destroying a socket queues its cleanup on its chain; wait for all of it.
-      await new Promise((resolve) => setImmediate(resolve));
-      await Promise.all(pending.map((work) => work()));
+      await Promise.all([...sockets.values()].map((end) => end()));
       await closing;
     },
   };
