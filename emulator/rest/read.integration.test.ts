@@ -300,6 +300,17 @@ describe('single and media types', () => {
     expect([none, error]).toEqual([null, null]);
   });
 
+  it('renders timestamps in the zone of Prefer: timezone', async () => {
+    const res = await f.rest('/books?select=t:published::timestamptz&id=eq.3', {
+      headers: { Prefer: 'timezone=Asia/Tokyo' },
+    });
+    expect(await res.json()).toEqual([{ t: '1920-01-01T00:00:00+09:00' }]);
+    const strict = await f.rest('/books?select=id', {
+      headers: { Prefer: 'handling=strict, timezone=Mars/Base' },
+    });
+    expect([strict.status, (await strict.json()).code]).toEqual([400, 'PGRST122']);
+  });
+
   it('answers CSV for Accept: text/csv', async () => {
     const { data, error } = await f.anon
       .from('books')

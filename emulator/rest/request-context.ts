@@ -47,6 +47,8 @@ export interface ContextOptions {
   headers: Headers;
   readOnly: boolean;
   timezone?: string;
+  /** `Prefer: handling=strict`. */
+  strict?: boolean;
 }
 
 /** Applies the transaction-local settings of contract §1.5 / §6.7 before the request's query. */
@@ -76,9 +78,14 @@ export async function applyContext(tx: Queryable, opts: ContextOptions): Promise
     ],
   );
   if (opts.timezone) {
-    try {
-      await tx.query(`select set_config('timezone', $1, true)`, [opts.timezone]);
-    } catch {
+    // PostgREST checks the zone against pg_timezone_names: unknown ones are ignored, or PGRST122
+    // with handling=strict.
+    const { rows } = await tx.query<{ ok: boolean }>(
+      `select exists (select 1 from pg_timezone_names where name = $1) as ok`,
+      [opts.timezone],
+    );
+    if (rows[0]?.ok) await tx.query(`select set_config('timezone', $1, true)`, [opts.timezone]);
+    else if (opts.strict) {
       throw new RestError(
         400,
         'PGRST122',

@@ -106,6 +106,7 @@ export function createRestService({
             headers: req.headers,
             readOnly,
             timezone: prefs.timezone,
+            strict: prefs.handling === 'strict',
           });
           const response = await fn(tx);
           if (prefs.tx === 'rollback') throw new Rollback(response);

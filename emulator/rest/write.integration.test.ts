@@ -62,6 +62,23 @@ describe('insert', () => {
     expect(data).toEqual({ sku: 'z' });
   });
 
+  it('embeds related rows in the representation of a write', async () => {
+    const { data, error } = await f.service
+      .from('books')
+      .insert({ id: 50, title: 'Draft', author_id: 2 })
+      .select('title, authors(name)')
+      .single();
+    expect(error).toBeNull();
+    expect(data).toEqual({ title: 'Draft', authors: { name: 'Basho' } });
+    const { data: updated } = await f.service
+      .from('books')
+      .update({ title: 'Final' })
+      .eq('id', 50)
+      .select('title, authors(countries(name))');
+    expect(updated).toEqual([{ title: 'Final', authors: { countries: { name: 'Japan' } } }]);
+    await f.service.from('books').delete().eq('id', 50);
+  });
+
   it('answers PGRST204 for an unknown column and PGRST102 for invalid JSON', async () => {
     const unknown = await f.rest('/items', { method: 'POST', ...json({ nope: 1 }) });
     expect(unknown.status).toBe(400);
