@@ -11,6 +11,8 @@ interface CapturedChange {
   schema: string;
   table: string;
   type: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** Row security was on for the table when the row changed. */
+  rls: boolean;
   commit_timestamp: string;
   record: Record<string, unknown> | null;
   old_record: Record<string, unknown> | null;
@@ -185,7 +187,13 @@ export class ChangeFeed {
   }
 
   private async deliver(change: CapturedChange): Promise<void> {
-    const shape = await this.catalog.shape(change.relid, change.schema, change.table);
+    let shape = await this.catalog.shape(change.relid, change.schema, change.table);
+    const row = change.record ?? change.old_record ?? {};
+    if (shape && Object.keys(row).some((k) => !shape!.columns.some((c) => c.name === k))) {
+      // The table gained a column since the catalogue was cached.
+      this.catalog.clear();
+      shape = await this.catalog.shape(change.relid, change.schema, change.table);
+    }
     if (!shape) return;
     // DELETE filters see only what is in old_record (identity columns unless REPLICA IDENTITY FULL).
     const filtered = change.type === 'DELETE' ? change.old_record : change.record;
@@ -226,7 +234,7 @@ export class ChangeFeed {
     if (!view.canSelect) {
       return { ...base, columns: [], errors: ['Error 401: Unauthorized'] };
     }
-    if (change.type !== 'DELETE' && shape.rls && !view.bypassRls) {
+    if (change.type !== 'DELETE' && change.rls && !view.bypassRls) {
       if (!(await this.catalog.visible(shape, identity, change.record))) return null;
     }
     const data: Record<string, unknown> = {
@@ -237,7 +245,16 @@ export class ChangeFeed {
       errors: null,
     };
     if (change.type !== 'DELETE') data.record = pick(change.record, view.columns);
-    if (change.type !== 'INSERT') data.old_record = pick(change.old_record, view.columns);
+    if (change.type !== 'INSERT') {
+      // walrus: a DELETE on an RLS table carries only key columns even under REPLICA IDENTITY
+      // FULL, since policies cannot be checked against a deleted row.
+      const keys = new Set(shape.columns.filter((c) => c.pk).map((c) => c.name));
+      const allowed =
+        change.type === 'DELETE' && change.rls
+          ? new Set([...view.columns].filter((c) => keys.has(c)))
+          : view.columns;
+      data.old_record = pick(change.old_record, allowed);
+    }
     return data;
   }
 }

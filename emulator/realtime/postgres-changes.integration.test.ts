@@ -174,6 +174,11 @@ describe('postgres_changes', () => {
     expect((await inbox.next()).old).toEqual({ id: 1, v: 'a' });
     await emu.db.query(`delete from public.full_rows`);
     expect((await inbox.next((c) => c.eventType === 'DELETE')).old).toEqual({ id: 1, v: 'b' });
+    // With RLS on, walrus keeps a DELETE's old_record to the key columns even then.
+    await emu.db.exec(`alter table public.full_rows enable row level security;
+      insert into public.full_rows values (2, 'c');
+      delete from public.full_rows;`);
+    expect((await inbox.next((c) => c.eventType === 'DELETE')).old).toEqual({ id: 2 });
   });
 
   it('applies eq, neq, lt, lte, gt, gte and in filters', async () => {

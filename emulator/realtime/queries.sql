@@ -28,11 +28,9 @@ where n.nspname = $1 and c.relname = $2 and c.relkind in ('r', 'p');
 -- as walrus reports it), SQL type for casts, and whether it is a primary-key column.
 select a.attname as name, t.typname as type,
   pg_catalog.format_type(a.atttypid, a.atttypmod) as sql_type,
-  coalesce(a.attnum = any (i.indkey), false) as pk,
-  c.relrowsecurity as rls
+  coalesce(a.attnum = any (i.indkey), false) as pk
 from pg_catalog.pg_attribute a
 join pg_catalog.pg_type t on t.oid = a.atttypid
-join pg_catalog.pg_class c on c.oid = a.attrelid
 left join pg_catalog.pg_index i on i.indrelid = a.attrelid and i.indisprimary
 where a.attrelid = $1::oid and a.attnum > 0 and not a.attisdropped
 order by a.attnum;

@@ -20,13 +20,15 @@ create or replace function _realtime.capture() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   ident "char";
+  rls boolean;
   keys text[];
   old_record jsonb;
   message jsonb;
   change_id bigint;
 begin
+  select c.relreplident, c.relrowsecurity into ident, rls
+  from pg_catalog.pg_class c where c.oid = tg_relid;
   if tg_op <> 'INSERT' then
-    select c.relreplident into ident from pg_catalog.pg_class c where c.oid = tg_relid;
     if ident = 'f' then
       old_record := pg_catalog.to_jsonb(old);
     else
@@ -46,6 +48,7 @@ begin
     'schema', tg_table_schema,
     'table', tg_table_name,
     'type', tg_op,
+    'rls', rls,
     'commit_timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
     'record', case when tg_op <> 'DELETE' then pg_catalog.to_jsonb(new) end,
     'old_record', old_record

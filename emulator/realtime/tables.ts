@@ -18,7 +18,6 @@ export interface TableShape {
   /** Quoted `"schema"."table"`. */
   qualified: string;
   columns: Column[];
-  rls: boolean;
 }
 
 export interface RoleView {
@@ -72,14 +71,12 @@ export class TableCatalog {
       type: string;
       sql_type: string;
       pk: boolean;
-      rls: boolean;
     }>(SQL['table-shape'], [relid]);
     if (!rows.length) return null;
     return {
       relid,
       qualified: `${ident(schema)}.${ident(table)}`,
       columns: rows.map((r) => ({ name: r.name, type: r.type, sqlType: r.sql_type, pk: r.pk })),
-      rls: rows[0]!.rls,
     };
   }
 
