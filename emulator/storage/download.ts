@@ -21,6 +21,12 @@ export interface AssetOptions {
   download?: string | null;
   /** Signed URLs answer with `Expires` instead of Cache-Control (upstream getSignedObject). */
   expires?: string;
+  /**
+   * The request's If-None-Match. A stale one adds `stale-while-revalidate=30` to assets and
+   * `must-revalidate` to HEAD answers (upstream Renderer / HeadRenderer handleCacheControl).
+   */
+  ifNoneMatch?: string | null;
+  head?: boolean;
 }
 
 function str(value: unknown): string | undefined {
@@ -41,8 +47,15 @@ export function assetHeaders(row: ObjectRow, opts: AssetOptions): Headers {
   if (eTag) headers.set('ETag', eTag);
   const lastModified = str(meta.lastModified);
   if (lastModified) headers.set('Last-Modified', new Date(lastModified).toUTCString());
-  if (opts.expires) headers.set('Expires', opts.expires);
-  else headers.set('Cache-Control', str(meta.cacheControl) || 'no-cache');
+  if (opts.expires) {
+    headers.set('Expires', opts.expires);
+  } else {
+    const cacheControl = [str(meta.cacheControl) || 'no-cache'];
+    if (opts.ifNoneMatch && opts.ifNoneMatch !== eTag) {
+      cacheControl.push(opts.head ? 'must-revalidate' : 'stale-while-revalidate=30');
+    }
+    headers.set('Cache-Control', cacheControl.join(', '));
+  }
   if (opts.download !== undefined && opts.download !== null) {
     headers.set('Content-Disposition', contentDisposition(opts.download));
   }
@@ -71,7 +84,7 @@ export async function objectResponse(
     );
   }
   const meta = row.metadata ?? {};
-  const headers = assetHeaders(row, opts);
+  const headers = assetHeaders(row, { ...opts, ifNoneMatch: req.headers.get('if-none-match') });
   headers.set('Content-Type', servedContentType(str(meta.mimetype)));
 
   const eTag = str(meta.eTag);

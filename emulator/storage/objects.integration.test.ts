@@ -150,6 +150,9 @@ describe('storage downloads', () => {
 
     const cached = await fetch(url, { headers: { ...auth(), 'If-None-Match': etag! } });
     expect(cached.status).toBe(304);
+    const stale = await fetch(url, { headers: { ...auth(), 'If-None-Match': '"old"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('cache-control')).toBe('max-age=60, stale-while-revalidate=30');
     const since = await fetch(url, { headers: { ...auth(), 'If-Modified-Since': lastModified! } });
     expect(since.status).toBe(304);
 

@@ -154,7 +154,10 @@ export function objectHead(publicRoute: boolean): RouteHandler {
   return async (args: RouteArgs) => {
     const row = await infoRow(args, publicRoute);
     const meta = row.metadata ?? {};
-    const headers = assetHeaders(row, {});
+    const headers = assetHeaders(row, {
+      head: true,
+      ifNoneMatch: args.req.headers.get('if-none-match'),
+    });
     headers.set(
       'Content-Type',
       servedContentType(typeof meta.mimetype === 'string' ? meta.mimetype : undefined),

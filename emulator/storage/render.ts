@@ -170,7 +170,11 @@ export async function renderImage(
     throw ERRORS.imageProcessing(500, 'Internal error');
   }
 
-  const headers = assetHeaders(row, { download: downloadParam(url), expires });
+  const headers = assetHeaders(row, {
+    download: downloadParam(url),
+    expires,
+    ifNoneMatch: req.headers.get('if-none-match'),
+  });
   headers.set('Content-Type', `image/${format}`);
   headers.set('Content-Length', String(output.length));
   const segments = transformSegments(options);
