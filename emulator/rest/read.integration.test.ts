@@ -219,6 +219,15 @@ describe('select grammar', () => {
     const res = await f.rest('/books?select=id&authors.name=eq.Ada');
     expect(res.status).toBe(400);
     expect((await res.json()).code).toBe('PGRST108');
+    const aliased = await f.rest('/books?select=id,writer:authors(name)&authors.name=eq.Ada');
+    expect(await aliased.json()).toEqual({
+      code: 'PGRST108',
+      message: "'authors' is not an embedded resource in this request",
+      details: 'Target names are not allowed in filters if they have an alias',
+      hint: "Change 'authors' to 'writer' in filters, orders or limits.",
+    });
+    const byAlias = await f.rest('/books?select=id,writer:authors!inner(name)&writer.name=eq.Ada');
+    expect(await byAlias.json()).toEqual([{ id: 1, writer: { name: 'Ada' } }]);
   });
 });
 

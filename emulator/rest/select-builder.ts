@@ -14,11 +14,20 @@ export interface BuildContext {
   levels: Map<string, LevelQuery>;
   /** Embed paths that were matched to a select item (the rest are PGRST108). */
   used: Set<string>;
+  /** Embed path by target name → its alias, for PGRST108's hint. */
+  aliased: Map<string, string>;
   aliasCount: number;
 }
 
 export function newContext(cache: SchemaCache, levels: Map<string, LevelQuery>): BuildContext {
-  return { cache, params: new Params(), levels, used: new Set(['']), aliasCount: 0 };
+  return {
+    cache,
+    params: new Params(),
+    levels,
+    used: new Set(['']),
+    aliased: new Map(),
+    aliasCount: 0,
+  };
 }
 
 /** One output column: `key` null means `alias.*`. */
@@ -130,8 +139,9 @@ export function buildLevel(
       if (rel instanceof RestError) throw rel;
       const key = item.alias ?? item.name;
       const childPath = path ? `${path}.${key}` : key;
-      const altPath = path ? `${path}.${item.name}` : item.name;
-      const levelPath = ctx.levels.has(childPath) ? childPath : altPath;
+      // Filters address an aliased embed by its alias only (PostgREST v12+).
+      if (item.alias) ctx.aliased.set(path ? `${path}.${item.name}` : item.name, item.alias);
+      const levelPath = childPath;
       ctx.used.add(levelPath);
       const childAlias = `pgrst_${++ctx.aliasCount}`;
       const childItems =
@@ -210,12 +220,16 @@ export function checkAllLevelsUsed(ctx: BuildContext): void {
       level.offset === undefined
     )
       continue;
+    const alias = ctx.aliased.get(path);
+    const name = path.slice(path.lastIndexOf('.') + 1);
     throw new RestError(
       400,
       'PGRST108',
-      `'${path}' is not an embedded resource in this request`,
-      null,
-      `Verify that '${path}' is included in the 'select' query parameter.`,
+      `'${name}' is not an embedded resource in this request`,
+      alias ? 'Target names are not allowed in filters if they have an alias' : null,
+      alias
+        ? `Change '${name}' to '${alias}' in filters, orders or limits.`
+        : `Verify that '${name}' is included in the 'select' query parameter.`,
     );
   }
 }

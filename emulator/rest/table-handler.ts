@@ -89,7 +89,15 @@ function payloadRows(payload: unknown): Row[] {
  * must carry the same key values (PostgREST's PGRST105 / PGRST115).
  */
 function checkedPutRow(r: TableRequest): Row {
-  const conditions = r.query.levels.get('')?.conditions ?? [];
+  const root = r.query.levels.get('');
+  if (root?.limit !== undefined || root?.offset !== undefined) {
+    throw new RestError(
+      400,
+      'PGRST114',
+      'limit/offset querystring parameters are not allowed for PUT',
+    );
+  }
+  const conditions = root?.conditions ?? [];
   const pk = r.table.primaryKey;
   const eqs = new Map<string, string>();
   for (const c of conditions) {
