@@ -138,5 +138,11 @@ describe('storage buckets', () => {
       error: 'Not Found',
       message: 'Route GET:/nothing/here not found',
     });
+    const tus = await fetch(`${emu.url}/storage/v1/upload/resumable`, {
+      method: 'POST',
+      headers: { apikey: emu.keys.secret },
+    });
+    expect(tus.status).toBe(501);
+    expect(await tus.json()).toMatchObject({ statusCode: '501', code: 'NotSupported' });
   });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { listObjects } from './list.js';
 import * as objects from './objects.js';
-import { matchStorageRoute } from './routes.js';
+import { matchStorageRoute, notImplementedFeature } from './routes.js';
 import * as sign from './sign.js';
 import { parseNamedQueries, SQL } from './sql.js';
 
@@ -26,6 +26,12 @@ describe('storage routes', () => {
     expect(matchStorageRoute('GET', '/object/docs')).toBeNull();
     expect(matchStorageRoute('PATCH', '/object/docs/a')).toBeNull();
     expect(matchStorageRoute('GET', '/bucket/a/extra')).toBeNull();
+  });
+
+  it('names the upstream features it does not implement', () => {
+    expect(notImplementedFeature('/upload/resumable')).toContain('TUS');
+    expect(notImplementedFeature('/s3/bucket')).toContain('S3');
+    expect(notImplementedFeature('/s3x')).toBeNull();
   });
 
   it('loads every named query', () => {

@@ -43,6 +43,20 @@ export const ROUTES: ReadonlyArray<readonly [Method[], string, RouteHandler]> = 
   [['GET', 'HEAD'], '/render/image/sign/:bucket/*', sign.renderSignedImage],
 ];
 
+/** Upstream features the emulator lacks: answered 501 naming them, never a misleading 404. */
+export const NOT_IMPLEMENTED: ReadonlyArray<readonly [string, string]> = [
+  ['/upload/resumable', 'TUS resumable uploads (/upload/resumable)'],
+  ['/s3', 'the S3 protocol (/s3)'],
+  ['/vector', 'vector buckets (/vector)'],
+  ['/iceberg', 'analytics buckets (/iceberg)'],
+  ['/cdn', 'CDN cache purge (/cdn)'],
+];
+
+export function notImplementedFeature(path: string): string | null {
+  const hit = NOT_IMPLEMENTED.find(([prefix]) => path === prefix || path.startsWith(prefix + '/'));
+  return hit ? hit[1] : null;
+}
+
 export interface RouteMatch {
   handler: RouteHandler;
   params: Record<string, string>;

@@ -8,7 +8,7 @@ import { errorResponse, ERRORS, fromDbError, StorageError } from './errors.js';
 import { createFileStore } from './files.js';
 import { DEFAULT_FILE_SIZE_LIMIT } from './limits.js';
 import type { StorageDeps } from './route.js';
-import { matchStorageRoute } from './routes.js';
+import { matchStorageRoute, notImplementedFeature } from './routes.js';
 
 export interface StorageServiceOptions {
   db: Db;
@@ -42,6 +42,8 @@ export function createStorageService(opts: StorageServiceOptions): Service {
       try {
         const match = matchStorageRoute(req.method, path);
         if (!match) {
+          const feature = notImplementedFeature(path);
+          if (feature) throw ERRORS.notImplemented(feature);
           throw ERRORS.routeNotFound(req.method, path + url.search);
         }
         return await match.handler({ req, url, params: match.params, deps });
