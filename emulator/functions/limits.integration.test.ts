@@ -1,4 +1,4 @@
-// The functions service on its own with small limits: idle timeout, memory limit, response streaming.
+// The functions service on its own with small limits: idle timeout, memory and CPU, streaming.
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Service } from '../gateway/types.js';
@@ -9,13 +9,14 @@ const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ORIGIN = 'http://127.0.0.1:1';
 
 // No emulator needed: the service answers web-standard requests; nothing here calls back.
-const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number }) =>
+const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number; cpuLimitMs?: number }) =>
   createFunctionsService({
     functionsDir: FIXTURES,
     config: {
       slow: { verifyJwt: false },
       stream: { verifyJwt: false },
       'memory-hog': { verifyJwt: false },
+      'cpu-hog': { verifyJwt: false },
     },
     url: ORIGIN,
     keys: KEYS,
@@ -23,8 +24,8 @@ const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number }) =>
     ...limits,
   });
 const impatient = service({ idleTimeoutMs: 1500 });
-// Small, so running out of memory is quick (and well inside the default idle limit).
-const frugal = service({ memoryLimitMb: 64 });
+// Small, so running out of memory or CPU is quick (and well inside the default idle limit).
+const frugal = service({ memoryLimitMb: 64, cpuLimitMs: 1000 });
 afterAll(async () => {
   await impatient.close?.();
   await frugal.close?.();
@@ -74,5 +75,18 @@ describe('limits', () => {
     });
     const again = await call('memory-hog?ok', frugal);
     expect(await again.text()).toBe('small');
+  });
+
+  it('answers 546 WORKER_LIMIT when a request spins past its CPU time, then recovers', async () => {
+    const res = await call('cpu-hog', frugal);
+    expect(res.status).toBe(546);
+    expect(res.headers.get('sb-error-code')).toBe('WORKER_LIMIT');
+    const again = await call('cpu-hog?ok', frugal);
+    expect(await again.text()).toBe('idle');
+  });
+
+  it('does not stop a worker that serves many quick requests at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call('slow?ms=50', frugal)));
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
   });
 });

@@ -33,6 +33,8 @@ export interface FunctionsServiceOptions {
   bootTimeoutMs?: number;
   /** V8 heap per function process; hosted allows 256 MB. */
   memoryLimitMb?: number;
+  /** CPU time per request before the worker is stopped with 546; hosted allows 2 s. */
+  cpuLimitMs?: number;
   /**
    * Variables only the running emulator knows, e.g. `POSTBOX_SMTP_PORT` of its mail catcher;
    * they win over `.env` (a port picked at start beats a stale file) but not over SUPABASE_*.
@@ -107,6 +109,7 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
       env: () => functionEnv(name),
       bootTimeoutMs,
       memoryLimitMb: opts.memoryLimitMb ?? 256,
+      cpuLimitMs: opts.cpuLimitMs ?? 2000,
       log: (line) => log(`[functions/${name}] ${line}`),
     });
     workers.set(name, { worker, entryFile });
@@ -165,8 +168,10 @@ export function createFunctionsService(opts: FunctionsServiceOptions): Service {
         idleTimeoutMs,
         agent,
       });
+      lease.done();
       return errors.tagFunctionResponse(res);
     } catch (err) {
+      lease.done();
       if (err instanceof WorkerGoneError) {
         const reason = await lease.lost();
         return reason === 'resource-limit' ? errors.workerLimit() : errors.workerError();

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { CpuBudget, processCpuMs } from './cpu.js';
 
 /** The function could not start: syntax error, throw at import, no Deno.serve, boot timeout. */
 export class BootError extends Error {}
@@ -22,15 +23,19 @@ export interface WorkerSpec {
   bootTimeoutMs: number;
   /** V8 heap limit, as hosted's 256 MB per worker; exceeding it is a resource-limit failure. */
   memoryLimitMb: number;
+  /** CPU time one request may use (hosted: 2 s); Infinity turns the check off. */
+  cpuLimitMs: number;
   log: (message: string) => void;
 }
 
-/** Why a connection to the process broke: it ran out of memory, or it died / went away. */
+/** Why a connection to the process broke: a resource limit stopped it, or it died / went away. */
 export type LostReason = 'resource-limit' | 'crashed';
 
 /** A ready process: where to send the request, and how to ask why it failed if it does. */
 export interface WorkerLease {
   port: number;
+  /** The request has its response headers (or failed): stop charging it CPU time. */
+  done(): void;
   /**
    * Called when the connection broke. The exit event can arrive a moment after the socket
    * error, so this waits briefly for it: the next request must not go to a dying process.
@@ -46,12 +51,15 @@ interface Run {
   alive: boolean;
   /** Set when restart()/close() replaced this run, so waiters retry on the next one. */
   superseded: boolean;
-  /** V8 reported running out of heap. */
-  outOfMemory: boolean;
+  /** V8 ran out of heap, or a request used up its CPU time. */
+  limitHit: boolean;
+  budget: CpuBudget;
+  cpuTimer: NodeJS.Timeout | undefined;
 }
 
 const STOP_GRACE_MS = 2000;
 const EXIT_WAIT_MS = 5000;
+const CPU_SAMPLE_MS = 200;
 
 /** Deno permissions of a hosted function: network, env, and files (its own, plus /tmp). */
 const DENO_FLAGS = [
@@ -78,7 +86,9 @@ export class FunctionWorker {
       const run = this.run;
       try {
         const port = await run.ready;
-        return { port, lost: () => this.lost(run) };
+        const ticket = run.budget.open();
+        this.meterCpu(run);
+        return { port, done: () => run.budget.close(ticket), lost: () => this.lost(run) };
       } catch (err) {
         // A reload killed the process we were waiting for: wait for the new code instead.
         if (run.superseded && attempt < 3) continue;
@@ -94,7 +104,37 @@ export class FunctionWorker {
       new Promise<void>((resolve) => (timer = setTimeout(resolve, EXIT_WAIT_MS))),
     ]);
     clearTimeout(timer);
-    return run.outOfMemory ? 'resource-limit' : 'crashed';
+    return run.limitHit ? 'resource-limit' : 'crashed';
+  }
+
+  /** Samples the process's CPU time while requests are in flight; stops it past the limit. */
+  private meterCpu(run: Run): void {
+    const pid = run.child?.pid;
+    if (run.cpuTimer || !pid || !Number.isFinite(this.spec.cpuLimitMs)) return;
+    let last: number | null = null;
+    let sampling = false;
+    run.cpuTimer = setInterval(() => {
+      if (sampling) return;
+      if (run.budget.size === 0 || !run.alive) {
+        clearInterval(run.cpuTimer);
+        run.cpuTimer = undefined;
+        return;
+      }
+      sampling = true;
+      void processCpuMs(pid)
+        .then((now) => {
+          if (now === null) return;
+          if (last !== null && run.budget.charge(now - last) && !run.limitHit) {
+            run.limitHit = true;
+            this.spec.log(`CPU time limit (${this.spec.cpuLimitMs} ms) exceeded; stopping`);
+            if (this.run === run) this.run = null;
+            // A spinning isolate may not get to handle SIGTERM; hosted terminates it outright too.
+            void this.stop(run, 'SIGKILL');
+          }
+          last = now;
+        })
+        .finally(() => (sampling = false));
+    }, CPU_SAMPLE_MS);
   }
 
   /** Stops the current process; the next request starts one with the current code. */
@@ -118,7 +158,9 @@ export class FunctionWorker {
       exited: new Promise<void>((resolve) => (markExited = resolve)),
       alive: true,
       superseded: false,
-      outOfMemory: false,
+      limitHit: false,
+      budget: new CpuBudget(spec.cpuLimitMs),
+      cpuTimer: undefined,
     };
     const token = randomBytes(12).toString('hex');
     run.ready = (async () => {
@@ -163,13 +205,14 @@ export class FunctionWorker {
         });
         createInterface({ input: child.stderr! }).on('line', (line) => {
           // V8's last words before it aborts the process (exit by SIGTRAP).
-          if (line.includes('Fatal JavaScript out of memory')) run.outOfMemory = true;
+          if (line.includes('Fatal JavaScript out of memory')) run.limitHit = true;
           spec.log(line);
         });
         child.once('error', (err) => fail(`could not run deno (${spec.denoPath}): ${err.message}`));
         // 'close' comes after stdout/stderr are drained, so V8's out-of-memory line has been seen.
         child.once('close', (code, signal) => {
           markExited();
+          clearInterval(run.cpuTimer);
           run.alive = false;
           if (this.run === run) this.run = null;
           if (!run.superseded) spec.log(`process exited (${signal ?? `code ${code}`})`);
@@ -187,12 +230,13 @@ export class FunctionWorker {
     return run;
   }
 
-  private async stop(run: Run): Promise<void> {
+  private async stop(run: Run, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
     run.superseded = true;
     run.alive = false;
+    clearInterval(run.cpuTimer);
     const child = run.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
+    child.kill(signal);
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
     await run.exited;
     clearTimeout(timer);
