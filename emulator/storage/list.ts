@@ -41,7 +41,8 @@ export const listObjects: RouteHandler = async ({ req, params, deps }) => {
   const order = String(sortBy.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
   const orderBy =
     column === 'name'
-      ? `order by lower(name) collate "C" ${order}`
+      ? // A folder sorts where its names do ("sub/…"), so "sub.txt" comes before folder "sub".
+        `order by lower(name || case when is_folder then '/' else '' end) collate "C" ${order}`
       : `order by is_folder desc, case when is_folder then name end ${order}, ${column} ${order}`;
   const text = SQL['list-objects'].replace('/*order*/', orderBy);
   const { rows } = await asCaller(

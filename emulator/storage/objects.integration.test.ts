@@ -217,9 +217,11 @@ describe('storage list, move, copy, remove', () => {
     await storage.from('docs').upload('tree/B.txt', 'b');
     await storage.from('docs').upload('tree/sub/c.txt', 'c');
     await storage.from('docs').upload('tree/sub/deeper/d.txt', 'd');
+    await storage.from('docs').upload('tree/sub.txt', 'e');
     const { data, error } = await storage.from('docs').list('tree');
     expect(error).toBeNull();
-    expect(data!.map((o) => o.name)).toEqual(['a.txt', 'B.txt', 'sub']);
+    // Upstream storage.search() orders by lower(name) byte-wise: "sub.txt" < "sub/…".
+    expect(data!.map((o) => o.name)).toEqual(['a.txt', 'B.txt', 'sub.txt', 'sub']);
     const folder = data!.find((o) => o.name === 'sub')!;
     expect(folder).toMatchObject({ id: null, metadata: null });
     expect(data!.find((o) => o.name === 'a.txt')!.metadata).toMatchObject({
@@ -236,7 +238,11 @@ describe('storage list, move, copy, remove', () => {
     const desc = await storage
       .from('docs')
       .list('tree', { sortBy: { column: 'name', order: 'desc' } });
-    expect(desc.data!.map((o) => o.name)).toEqual(['sub', 'B.txt', 'a.txt']);
+    expect(desc.data!.map((o) => o.name)).toEqual(['sub', 'sub.txt', 'B.txt', 'a.txt']);
+    const byDate = await storage
+      .from('docs')
+      .list('tree', { sortBy: { column: 'created_at', order: 'asc' } });
+    expect(byDate.data!.map((o) => o.name)).toEqual(['sub', 'a.txt', 'B.txt', 'sub.txt']);
   });
 
   it('lists with list-v2: folders, objects and a cursor', async () => {
