@@ -173,6 +173,24 @@ describe('listing and invitations', () => {
     expect(new URLSearchParams(location.split('#')[1]).get('type')).toBe('invite');
   });
 
+  it('validation errors as upstream words them', async () => {
+    const badId = await authFetch(emu, '/admin/users/not-a-uuid', { apikey: emu.keys.secret });
+    expect(badId.status).toBe(404);
+    expect(await badId.json()).toEqual({
+      code: 'validation_failed',
+      message: 'user_id must be an UUID',
+    });
+    const noEmail = await authFetch(emu, '/admin/users', {
+      method: 'POST',
+      apikey: emu.keys.secret,
+      body: { password: 'secret123' },
+    });
+    expect(noEmail.status).toBe(400);
+    expect(((await noEmail.json()) as { message: string }).message).toBe(
+      'Cannot create a user without either an email or phone',
+    );
+  });
+
   it('non-admin callers get 403 not_admin', async () => {
     for (const apikey of [emu.keys.anon, emu.keys.publishable]) {
       const res = await authFetch(emu, '/admin/users', { apikey });

@@ -13,11 +13,13 @@ export async function createUserOrFail(
   ctx: AuthContext,
   q: Queryable,
   user: NewUser,
+  // The admin API words it differently (admin.go adminUserCreate).
+  message = 'Database error saving new user',
 ): Promise<string> {
   try {
     return await insertUser(q, user);
   } catch (err) {
     ctx.log('[auth] inserting into auth.users failed', err);
-    throw new AuthError(500, 'unexpected_failure', 'Database error saving new user');
+    throw new AuthError(500, 'unexpected_failure', message);
   }
 }

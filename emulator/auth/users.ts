@@ -124,6 +124,8 @@ export interface NewUser {
   role?: string;
   invited?: boolean;
   id?: string;
+  /** Sign-up data copied into the email identity's data (signup and OTP; not admin/invite). */
+  identityExtras?: Record<string, unknown>;
 }
 
 /**
@@ -150,8 +152,9 @@ export async function insertUser(q: Queryable, user: NewUser): Promise<string> {
       email_verified: false,
       phone_verified: false,
     };
-    for (const [k, v] of Object.entries(user.userMetadata))
+    for (const [k, v] of Object.entries(user.identityExtras ?? {})) {
       if (!(k in identityData)) identityData[k] = v;
+    }
     await q.query(SQL['insert-identity'], [id, id, JSON.stringify(identityData), 'email']);
   }
   if (user.confirmed) await q.query(SQL['confirm-email'], [id]);

@@ -22,7 +22,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 function userIdFrom(path: string): string {
   const id = path.slice('/admin/users/'.length);
-  if (!UUID_RE.test(id)) throw errors.validation('user_id must be an UUID');
+  // Upstream answers 404 (not 400) for a malformed id.
+  if (!UUID_RE.test(id)) throw new AuthError(404, 'validation_failed', 'user_id must be an UUID');
   return id;
 }
 
@@ -42,6 +43,9 @@ function banUntil(raw: unknown): string | null | undefined {
 
 async function passwordHashFrom(ctx: AuthContext, body: Record<string, unknown>) {
   const passwordHash = str(body.password_hash);
+  if (passwordHash && body.password !== undefined && body.password !== null) {
+    throw errors.validation('Only a password or a password hash should be provided');
+  }
   if (passwordHash) {
     if (!/^\$2[aby]\$\d\d\$/.test(passwordHash)) {
       throw errors.validation('Invalid password hash format (only bcrypt is supported here)');
@@ -59,10 +63,15 @@ export const createUser: Handler = async (ctx, r) => {
   const body = await readBody(r);
   if (body.phone) throw errors.notImplemented('Phone users (phone auth)');
   const email = normalizeEmail(body.email);
-  if (!email) throw errors.validation('Unable to validate email address: invalid format');
+  if (!email) throw errors.validation('Cannot create a user without either an email or phone');
   if (!isValidEmail(email)) throw errors.emailInvalid();
   const id = str(body.id);
-  if (id !== undefined && !UUID_RE.test(id)) throw errors.validation('user id must be a UUID');
+  if (id !== undefined && !UUID_RE.test(id)) {
+    throw errors.validation('ID must conform to the uuid v4 format');
+  }
+  if (id === '00000000-0000-0000-0000-000000000000') {
+    throw errors.validation('ID cannot be a nil uuid');
+  }
   const encrypted = await passwordHashFrom(ctx, body);
   const banned = banUntil(body.ban_duration);
   const user = await ctx.db.transaction(async (tx) => {
@@ -70,15 +79,24 @@ export const createUser: Handler = async (ctx, r) => {
     if (id && (await findUserById(tx, id))) {
       throw new AuthError(422, 'user_already_exists', 'User already registered');
     }
-    const newId = await createUserOrFail(ctx, tx, {
-      id,
-      email,
-      encryptedPassword: encrypted ?? null,
-      confirmed: body.email_confirm === true,
-      appMetadata: { provider: 'email', providers: ['email'], ...(obj(body.app_metadata) ?? {}) },
-      userMetadata: obj(body.user_metadata) ?? {},
-      role: str(body.role),
-    });
+    const newId = await createUserOrFail(
+      ctx,
+      tx,
+      {
+        id,
+        email,
+        encryptedPassword: encrypted ?? null,
+        confirmed: body.email_confirm === true,
+        appMetadata: {
+          provider: 'email',
+          providers: ['email'],
+          ...(obj(body.app_metadata) ?? {}),
+        },
+        userMetadata: obj(body.user_metadata) ?? {},
+        role: str(body.role),
+      },
+      'Database error creating new user',
+    );
     if (banned) await tx.query(SQL['set-banned-until'], [newId, banned]);
     return loadUserJson(tx, newId);
   });

@@ -47,6 +47,7 @@ export const otp: Handler = async (ctx, r) => {
         confirmed: !ctx.settings.emailConfirmations,
         appMetadata: { provider: 'email', providers: ['email'] },
         userMetadata: obj(body.data) ?? {},
+        identityExtras: obj(body.data) ?? {},
       });
       user = (await findUserById(tx, id))!;
     }

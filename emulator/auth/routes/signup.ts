@@ -86,6 +86,7 @@ export const signup: Handler = async (ctx, r) => {
         confirmed: autoconfirm,
         appMetadata: { provider: 'email', providers: ['email'] },
         userMetadata: data,
+        identityExtras: data,
       });
     }
     if (autoconfirm) {
