@@ -80,7 +80,7 @@ order by 2, 3;
 -- name: functions
 -- Plain functions (not procedures or aggregates). args lists every argument in declaration order
 -- with its mode (i in, o out, b inout, v variadic, t table); defaults belong to the last
--- n_defaults input arguments. Overloads are ordered by their identity arguments.
+-- n_defaults input arguments. Overloads come in creation order, as the CLI lists them.
 select n.nspname as schema, p.proname as name, p.proretset as returns_set,
   rn.nspname as return_type_schema, rt.typname as return_type_name,
   case when rc.relkind in ('r', 'p', 'f', 'v', 'm') then rc.relname end as returns_relation,
@@ -101,7 +101,7 @@ join pg_type rt on rt.oid = p.prorettype
 join pg_namespace rn on rn.oid = rt.typnamespace
 left join pg_class rc on rc.oid = rt.typrelid
 where n.nspname = any($1) and p.prokind = 'f'
-order by 1, 2, pg_get_function_identity_arguments(p.oid);
+order by 1, 2, p.oid;
 
 -- name: enums
 -- Every enum of every schema, labels in their declared order.

@@ -27,7 +27,8 @@ describe('renderDatabaseTypes', () => {
       schemas: fixture.schemas.map((s) => ({
         ...s,
         tables: [...s.tables].reverse().map((t) => ({ ...t, columns: [...t.columns].reverse() })),
-        functions: [...s.functions].reverse(),
+        // Overloads of one name keep their (creation) order; everything else is shuffled.
+        functions: [...s.functions].sort((a, b) => b.name.localeCompare(a.name)),
       })),
     };
     const first = await renderDatabaseTypes(fixture);

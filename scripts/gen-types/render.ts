@@ -118,37 +118,69 @@ function renderView(view: View, db: DatabaseDescription) {
   return `${key(view.name)}: {\n${parts.join('\n')}\n}`;
 }
 
+/** The table or view of this schema whose row type a function returns, if any. */
+function returnedRelation(fn: DbFunction, schema: SchemaDescription): Relation | undefined {
+  if (fn.returnType.schema !== schema.name || !fn.returnsRelation) return undefined;
+  return [...schema.tables, ...schema.views].find((r) => r.name === fn.returnsRelation);
+}
+
 function renderReturns(fn: DbFunction, schema: SchemaDescription, db: DatabaseDescription) {
   const tableArgs = fn.args.filter((a) => a.mode === 'table');
   let type: string;
   if (tableArgs.length) {
     type = obj(tableArgs.map((a) => `${key(a.name)}: ${pgTypeToTs(a.type, db)}`));
   } else {
-    const relation = [...schema.tables, ...schema.views].find((r) => r.name === fn.returnsRelation);
+    const relation = returnedRelation(fn, schema);
     type = relation ? obj(rowFields(relation.columns, db)) : pgTypeToTs(fn.returnType, db);
   }
   return fn.returnsSet ? `(${type})[]` : type;
 }
 
+/**
+ * Functions returning rows of a table or view tell supabase-js so (`SetofOptions`), which lets
+ * `.rpc(...).select(...)` embed from the result; `from` is the row type of the single argument of a
+ * computed relationship (`f(subscribers) returns setof lists`), otherwise "*".
+ */
+function setofOptions(fn: DbFunction, schema: SchemaDescription): string | null {
+  const relation = returnedRelation(fn, schema);
+  if (!relation || fn.args.some((a) => a.mode === 'table')) return null;
+  const inputs = fn.args.filter((a) => isInput(a.mode));
+  const only = inputs.length === 1 ? inputs[0]!.type : null;
+  const from =
+    only &&
+    only.schema === schema.name &&
+    schema.tables.concat(schema.views).some((r) => r.name === only.name)
+      ? only.name
+      : '*';
+  return `SetofOptions: {\n    from: ${key(from)}
+    to: ${key(relation.name)}
+    isOneToOne: ${!fn.returnsSet}
+    isSetofReturn: ${fn.returnsSet}
+  }`;
+}
+
+function renderSignature(fn: DbFunction, schema: SchemaDescription, db: DatabaseDescription) {
+  const inputs = fn.args.filter((a) => isInput(a.mode));
+  const args = inputs.length
+    ? `{ ${inputs.map((a) => `${key(a.name)}${a.hasDefault ? '?' : ''}: ${pgTypeToTs(a.type, db)}`).join('; ')} }`
+    : 'never';
+  const parts = [`Args: ${args}`, `Returns: ${renderReturns(fn, schema, db)}`];
+  const setof = setofOptions(fn, schema);
+  if (setof) parts.push(setof);
+  // No newline after `{`: the CLI lets Prettier put short signatures on one line.
+  return `{ ${parts.join('; ')} }`;
+}
+
+// Overloads become a union of whole signatures, as the CLI writes them since 2025.
 function renderFunctions(schema: SchemaDescription, db: DatabaseDescription): string[] {
   const groups = new Map<string, DbFunction[]>();
   for (const fn of sorted(schema.functions.filter(callable))) {
     groups.set(fn.name, [...(groups.get(fn.name) ?? []), fn]);
   }
-  return [...groups].map(([name, overloads]) => {
-    const args = overloads.map((fn) => {
-      const inputs = fn.args.filter((a) => isInput(a.mode));
-      if (!inputs.length) return 'never';
-      return obj(
-        inputs.map((a) => `${key(a.name)}${a.hasDefault ? '?' : ''}: ${pgTypeToTs(a.type, db)}`),
-      );
-    });
-    // Overloads share one name and, in PostgREST, one return type: upstream renders the first's.
-    return `${key(name)}: {
-      Args: ${[...new Set(args)].join(' | ')}
-      Returns: ${renderReturns(overloads[0]!, schema, db)}
-    }`;
-  });
+  return [...groups].map(
+    ([name, overloads]) =>
+      `${key(name)}: ${overloads.map((fn) => renderSignature(fn, schema, db)).join(' | ')}`,
+  );
 }
 
 function renderSchema(schema: SchemaDescription, db: DatabaseDescription): string {
