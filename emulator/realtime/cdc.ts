@@ -159,8 +159,10 @@ export class ChangeFeed {
     const relid = await this.catalog.relid(binding.schema, binding.table);
     if (relid === null) return fail(`Table ${binding.schema}.${binding.table} does not exist`);
     const shape = await this.catalog.shape(relid, binding.schema, binding.table);
-    if (binding.filter && !shape?.columns.some((c) => c.name === binding.filter!.column)) {
-      return fail(`Column ${binding.filter.column} does not exist`);
+    for (const cond of binding.filter?.conditions ?? []) {
+      if (!shape?.columns.some((c) => c.name === cond.column)) {
+        return fail(`Column ${cond.column} does not exist`);
+      }
     }
     return null;
   }

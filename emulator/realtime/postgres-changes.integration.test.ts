@@ -1,6 +1,6 @@
 // postgres_changes through the unchanged supabase-js client: shapes, types, filters, RLS, big rows, publication changes.
 import { randomUUID } from 'node:crypto';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, postgresChangesFilter, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
@@ -181,7 +181,7 @@ describe('postgres_changes', () => {
     expect((await inbox.next((c) => c.eventType === 'DELETE')).old).toEqual({ id: 2 });
   });
 
-  it('applies eq, neq, lt, lte, gt, gte and in filters', async () => {
+  it("applies filters: eq neq lt lte gt gte in, and the builder's AND lists, not, like, is, match", async () => {
     const c = make(emu.keys.secret);
     const filters = [
       'id=eq.10',
@@ -191,6 +191,12 @@ describe('postgres_changes', () => {
       'id=gt.11',
       'id=gte.11',
       'body=in.(b,"c,d")',
+      // What realtime-js's postgresChangesFilter() builder emits: AND lists, not., like, is.
+      postgresChangesFilter().gte('id', 11).like('body', 'c%').build(),
+      postgresChangesFilter().not('body', 'in', ['a', 'b']).build(),
+      postgresChangesFilter().is('owner', null).ilike('body', 'B').build(),
+      postgresChangesFilter().eq('body', 'c,d').build(),
+      postgresChangesFilter().match('body', '^[ab]$').isDistinct('id', 10).build(),
     ];
     const inboxes = await Promise.all(
       filters.map((filter) =>
@@ -213,6 +219,11 @@ describe('postgres_changes', () => {
       [12],
       [11, 12],
       [11, 12],
+      [12],
+      [12],
+      [11],
+      [12],
+      [11],
     ]);
   });
 

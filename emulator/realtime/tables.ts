@@ -2,7 +2,7 @@
 import type { Db, Queryable } from '../db/types.js';
 import type { Identity } from './auth.js';
 import { asCaller } from './caller.js';
-import type { ChangeFilter } from './filters.js';
+import type { ChangeFilter, FilterCondition } from './filters.js';
 import { SQL } from './sql.js';
 
 export interface Column {
@@ -29,14 +29,43 @@ export interface RoleView {
 
 const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
 
-const OPERATORS: Record<Exclude<ChangeFilter['op'], 'in'>, string> = {
-  eq: '=',
-  neq: '<>',
-  lt: '<',
-  lte: '<=',
-  gt: '>',
-  gte: '>=',
-};
+/** SQL for one condition on the cell `c`, its value bound as parameter `p` (walrus check_equality_op). */
+function conditionSql(cond: FilterCondition, c: string, sqlType: string, p: string): string {
+  const typed = `cast(${p}::text as ${sqlType})`;
+  switch (cond.op) {
+    case 'eq':
+      return `${c} = ${typed}`;
+    case 'neq':
+      return `${c} <> ${typed}`;
+    case 'lt':
+      return `${c} < ${typed}`;
+    case 'lte':
+      return `${c} <= ${typed}`;
+    case 'gt':
+      return `${c} > ${typed}`;
+    case 'gte':
+      return `${c} >= ${typed}`;
+    case 'in':
+      return `${c} = any (cast(${p}::text[] as ${sqlType}[]))`;
+    case 'like':
+      return `${c}::text like ${p}::text`;
+    case 'ilike':
+      return `${c}::text ilike ${p}::text`;
+    case 'match':
+      return `${c}::text ~ ${p}::text`;
+    case 'imatch':
+      return `${c}::text ~* ${p}::text`;
+    case 'is': {
+      // The keyword was checked by the parser (null, true, false, unknown).
+      const keyword = String(cond.value).toLowerCase();
+      return keyword === 'null' ? `${c} is null` : `${c}::boolean is ${keyword}`;
+    }
+    case 'isdistinct':
+      return String(cond.value) === 'null'
+        ? `${c} is distinct from null`
+        : `${c} is distinct from ${typed}`;
+  }
+}
 
 export class TableCatalog {
   private shapes = new Map<string, Promise<TableShape | null>>();
@@ -108,22 +137,32 @@ export class TableCatalog {
     };
   }
 
-  /** Does `record` pass the filter, comparing after a cast to the column's type (as walrus does)? */
+  /** Does `record` pass every condition, comparing after a cast to the column's type (as walrus does)? */
   async matches(shape: TableShape, filter: ChangeFilter, record: unknown): Promise<boolean> {
-    const column = shape.columns.find((c) => c.name === filter.column);
-    if (!column || !record) return false;
-    const cell = `r.${ident(column.name)}`;
-    // sqlType comes from format_type() over the catalogue, never from the request.
-    const test =
-      filter.op === 'in'
-        ? `${cell} = any (cast($2::text[] as ${column.sqlType}[]))`
-        : `${cell} ${OPERATORS[filter.op]} cast($2::text as ${column.sqlType})`;
-    const sql = `select coalesce(${test}, false) as ok from jsonb_populate_record(null::${shape.qualified}, $1::jsonb) r`;
+    if (!record) return false;
+    const params: unknown[] = [record];
+    const tests: string[] = [];
+    for (const cond of filter.conditions) {
+      const column = shape.columns.find((c) => c.name === cond.column);
+      if (!column) return false;
+      // Only bind a value the SQL uses: Postgres cannot type an unreferenced parameter.
+      const usesValue = cond.op !== 'is' && !(cond.op === 'isdistinct' && cond.value === 'null');
+      if (usesValue) params.push(cond.value);
+      // sqlType comes from format_type() over the catalogue, never from the request.
+      const test = conditionSql(
+        cond,
+        `r.${ident(column.name)}`,
+        column.sqlType,
+        `$${params.length}`,
+      );
+      tests.push(cond.negate ? `not (${test})` : `(${test})`);
+    }
+    const sql = `select coalesce(${tests.join(' and ')}, false) as ok from jsonb_populate_record(null::${shape.qualified}, $1::jsonb) r`;
     try {
-      const { rows } = await this.db.query<{ ok: boolean }>(sql, [record, filter.value]);
+      const { rows } = await this.db.query<{ ok: boolean }>(sql, params);
       return rows[0]?.ok === true;
     } catch {
-      // A value that does not cast to the column type matches nothing (walrus answers false too).
+      // A value that does not cast to the column type matches nothing.
       return false;
     }
   }
