@@ -10,6 +10,8 @@ import { TEXT_RESULT_TYPES, type Db, type Queryable, type QueryResult } from './
 export interface PgliteOptions {
   /** Directory for the database files; undefined keeps everything in memory. */
   dataDir?: string;
+  /** A dumped data directory to start from instead of running initdb (see pglite-template.ts). */
+  loadDataDir?: Blob;
 }
 
 /** What the wire-protocol server needs beyond the Db interface. */
@@ -51,6 +53,7 @@ function wrap(target: PgliteLike, lock?: SessionLock): Queryable {
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDb> {
   const pglite = await PGlite.create({
     dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
     extensions: { citext, pg_trgm, pgcrypto, uuid_ossp },
     parsers,
   });
