@@ -143,6 +143,18 @@ describe('select grammar', () => {
     ]);
   });
 
+  it('counts embedded rows with rel(count), as Postgres functional notation does upstream', async () => {
+    const { data } = await f.anon.from('authors').select('name, books(count)').order('id');
+    expect(data).toEqual([
+      { name: 'Ada', books: [{ count: 1 }] },
+      { name: 'Basho', books: [{ count: 1 }] },
+      { name: 'Colette', books: [{ count: 2 }] },
+      { name: 'Nobody', books: [{ count: 0 }] },
+    ]);
+    const res = await f.rest('/books?select=meta->tags->0,m:meta->tags->>0,meta->>lang&id=eq.1');
+    expect(await res.json()).toEqual([{ tags: 'a', m: 'a', lang: 'en' }]);
+  });
+
   it('filters, orders and pages inside embeds; !inner filters the parent', async () => {
     const res = await f.rest(
       '/authors?select=name,books!inner(id,title)&books.pages=gt.100&books.order=id.desc&books.limit=1&order=id',

@@ -60,9 +60,15 @@ export function renderColumns(columns: OutColumn[]): string {
   return columns.map((c) => (c.key === null ? c.expr : `${c.expr} as ${ident(c.key)}`)).join(', ');
 }
 
+/**
+ * Output key of a column: its alias, else the last JSON key of its path (array indexes skipped:
+ * `data->1` is keyed `data`, `data->1->mycol->>2` `mycol`, as PostgREST's addAliases does).
+ */
 function columnKey(item: Extract<SelectItem, { kind: 'column' }>): string {
-  const last = item.field.jsonPath[item.field.jsonPath.length - 1];
-  return item.alias ?? last?.key ?? item.field.name;
+  if (item.alias) return item.alias;
+  if (item.field.jsonPath.length === 0) return item.field.name;
+  const keys = item.field.jsonPath.map((s) => s.key).filter((k) => !/^-?\d+$/.test(k));
+  return keys[keys.length - 1] ?? item.field.name;
 }
 
 function orderSql(
