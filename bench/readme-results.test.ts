@@ -22,8 +22,14 @@ const file = {
     { case: 'insert', side: 'direct', stats: { p50: 0.4, p99: 0.9 }, error: null },
   ],
   comparisons: [
-    { case: 'select by primary key', numerator: 'rest', denominator: 'direct', p50Ratio: 2.468 },
-    { case: 'insert', numerator: 'rest', denominator: 'direct', p50Ratio: null },
+    {
+      case: 'select by primary key',
+      numerator: 'rest',
+      denominator: 'direct',
+      p50Ratio: 2.468,
+      p50DeltaMs: 0.734,
+    },
+    { case: 'insert', numerator: 'rest', denominator: 'direct', p50Ratio: null, p50DeltaMs: null },
   ],
   goals: [
     { goal: 'select by primary key: REST p50 ≤ 2× direct p50', met: false, detail: '2.47×' },
@@ -38,9 +44,9 @@ describe('renderResultsMarkdown', () => {
       '**rest-roundtrip** on **postgres** — 2026-11-22 14:00 UTC, commit abc1234',
     );
     expect(md).toContain(
-      '| select by primary key | 1.23 / 5.50 | 0.50 / 1.00 | 0.25 / 0.75 | 2.47× | no |',
+      '| select by primary key | 1.23 / 5.50 | 0.50 / 1.00 | 0.25 / 0.75 | 2.47× | 0.73 ms | no |',
     );
-    expect(md).toContain('| insert | failed | 0.40 / 0.90 | - | - | not judged |');
+    expect(md).toContain('| insert | failed | 0.40 / 0.90 | - | - | - | not judged |');
     expect(md).toContain('- insert / rest failed: REST not serving: 501');
   });
 

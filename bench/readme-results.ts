@@ -26,7 +26,13 @@ interface ResultFile {
     stats: { p50: number; p99: number } | null;
     error: string | null;
   }[];
-  comparisons: { case: string; numerator: string; denominator: string; p50Ratio: number | null }[];
+  comparisons: {
+    case: string;
+    numerator: string;
+    denominator: string;
+    p50Ratio: number | null;
+    p50DeltaMs?: number | null;
+  }[];
   goals: { goal: string; met: boolean | null; detail: string }[];
 }
 
@@ -48,8 +54,8 @@ export function renderResultsMarkdown(files: ResultFile[]): string {
         `load ${m.loadAverage1m}${m.loadAverage1mEnd === undefined ? '' : `→${m.loadAverage1mEnd}`}, ${f.options.samples} samples (+${f.options.warmup} warm-up) per side. ` +
         'Times in ms, p50 / p99.',
       '',
-      '| case | REST | direct | bare | REST/direct p50 | goal met |',
-      '|---|---|---|---|---|---|',
+      '| case | REST | direct | bare | REST/direct p50 | REST − direct p50 | goal met |',
+      '|---|---|---|---|---|---|---|',
     );
     const cases = [...new Set(f.measurements.map((x) => x.case))];
     for (const c of cases) {
@@ -59,7 +65,8 @@ export function renderResultsMarkdown(files: ResultFile[]): string {
       const met = !goal ? '-' : goal.met === null ? 'not judged' : goal.met ? 'yes' : 'no';
       lines.push(
         `| ${c} | ${cell(side('rest'))} | ${cell(side('direct'))} | ${cell(side('bare'))} | ` +
-          `${ratio?.p50Ratio == null ? '-' : `${ratio.p50Ratio.toFixed(2)}×`} | ${met} |`,
+          `${ratio?.p50Ratio == null ? '-' : `${ratio.p50Ratio.toFixed(2)}×`} | ` +
+          `${ratio?.p50DeltaMs == null ? '-' : `${ratio.p50DeltaMs.toFixed(2)} ms`} | ${met} |`,
       );
     }
     const errors = f.measurements.filter((x) => x.error);

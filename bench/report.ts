@@ -64,6 +64,7 @@ export async function writeResult(
       ...c,
       p50Ratio: c.p50Ratio === null ? null : round(c.p50Ratio),
       p99Ratio: c.p99Ratio === null ? null : round(c.p99Ratio),
+      p50DeltaMs: c.p50DeltaMs === null ? null : round(c.p50DeltaMs),
     })),
     goals: result.goals,
     notes: result.notes,
@@ -95,12 +96,13 @@ export function formatResult(bench: Benchmark, result: BenchResult): string {
     ]),
   );
   const comparisons = table(
-    ['case', 'ratio', 'p50', 'p99'],
+    ['case', 'ratio', 'p50', 'p99', 'p50 delta ms'],
     result.comparisons.map((c) => [
       c.case,
       `${c.numerator}/${c.denominator}`,
       ratio(c.p50Ratio),
       ratio(c.p99Ratio),
+      c.p50DeltaMs === null ? '-' : `+${c.p50DeltaMs.toFixed(3)}`,
     ]),
   );
   const goals = result.goals.map(

@@ -183,6 +183,7 @@ async function run(options: BenchOptions): Promise<BenchResult> {
           denominator,
           p50Ratio: num && den ? num.p50 / den.p50 : null,
           p99Ratio: num && den ? num.p99 / den.p99 : null,
+          p50DeltaMs: num && den ? num.p50 - den.p50 : null,
         });
       }
     }

@@ -27,6 +27,8 @@ export interface Comparison {
   denominator: string;
   p50Ratio: number | null;
   p99Ratio: number | null;
+  /** numerator p50 − denominator p50 in ms: what the extra layers cost, less load-sensitive than a ratio. */
+  p50DeltaMs: number | null;
 }
 
 export interface GoalResult {
