@@ -42,9 +42,17 @@ export interface IdentityRow {
   updated_at: string | null;
 }
 
-/** Postgres timestamptz text (`2026-01-02 03:04:05.678+00`) → ISO 8601, as GoTrue's JSON has it. */
+/**
+ * Postgres timestamptz text (`2026-01-02 03:04:05.678901+00`) → UTC RFC 3339 as Go writes it
+ * (RFC3339Nano: microseconds kept, trailing zeros dropped), e.g. `2026-01-02T03:04:05.678901Z`.
+ */
 export function isoTime(value: string | null | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
+  const utc = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d+))?\+00(?::00)?$/.exec(value);
+  if (utc) {
+    const fraction = (utc[3] ?? '').replace(/0+$/, '');
+    return `${utc[1]}T${utc[2]}${fraction ? '.' + fraction : ''}Z`;
+  }
   let s = value.replace(' ', 'T');
   if (/[+-]\d\d$/.test(s)) s += ':00';
   const d = new Date(s);

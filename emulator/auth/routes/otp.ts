@@ -27,7 +27,12 @@ const phoneDisabled = () =>
 
 export const otp: Handler = async (ctx, r) => {
   const body = await readBody(r);
+  // Messages of upstream's OtpParams.Validate / Otp.
+  if (body.email && body.phone) {
+    throw errors.validation('Only an email address or phone number should be provided');
+  }
   if (body.phone) throw phoneDisabled();
+  if (!body.email) throw errors.validation('One of email or phone must be set');
   const email = emailFrom(body);
   const createUser = body.create_user !== false;
   const pkce = pkceFromBody(body);
