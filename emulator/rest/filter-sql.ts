@@ -3,9 +3,14 @@ import type { Condition, FieldRef, Filter } from './ast.js';
 import type { Table } from './schema-cache.js';
 import { arrayLiteral, ident, Params } from './sql.js';
 
-/** `alias."col"->'a'->>'b'`; JSON keys are parameters, array indexes integer literals. */
-export function fieldSql(alias: string, field: FieldRef, params: Params): string {
-  let sql = `${alias}.${ident(field.name)}`;
+/**
+ * `alias."col"->'a'->>'b'`; JSON keys are parameters, array indexes integer literals. A name that is
+ * no column of `table` but a computed field (a function of its row type) becomes `fn(alias)`.
+ */
+export function fieldSql(alias: string, field: FieldRef, params: Params, table?: Table): string {
+  const computed =
+    table && !table.columnMap.has(field.name) ? table.computed.get(field.name) : undefined;
+  let sql = computed ? `${computed}(${alias})` : `${alias}.${ident(field.name)}`;
   for (const step of field.jsonPath) {
     const key = /^-?\d+$/.test(step.key) ? step.key : `${params.add(step.key)}::text`;
     sql += `${step.op}${key}`;
@@ -51,7 +56,7 @@ function filterSql(
   table: Table | undefined,
   params: Params,
 ): string {
-  const lhs = fieldSql(alias, filter.field, params);
+  const lhs = fieldSql(alias, filter.field, params, table);
   const { op } = filter;
   let sql: string;
   if (filter.quantifier) {

@@ -114,6 +114,17 @@ describe('select grammar', () => {
     ]);
   });
 
+  it('selects, filters and orders computed fields (functions of the row type)', async () => {
+    const res = await f.rest('/books?select=id,shout&shout=like.*O*&order=shout.desc');
+    expect(await res.json()).toEqual([
+      { id: 4, shout: 'SIDO' },
+      { id: 1, shout: 'NOTES' },
+      { id: 2, shout: 'FROG POND' },
+    ]);
+    const { data } = await f.anon.from('authors').select('books(loud:shout)').eq('id', 2);
+    expect(data).toEqual([{ books: [{ loud: 'FROG POND' }] }]);
+  });
+
   it('embeds to-one as an object (or null) and to-many as an array', async () => {
     const { data, error } = await f.anon
       .from('authors')

@@ -119,6 +119,7 @@ export async function handleRpc(r: RpcRequest): Promise<Response> {
     columnMap: new Map(),
     primaryKey: [],
     uniqueKeys: [],
+    computed: new Map(),
   };
   const ctx = newContext(r.cache, r.query.levels);
   const { call, argsFrom } = callSql(r, (v) => ctx.params.add(v));

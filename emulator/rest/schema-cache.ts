@@ -22,6 +22,8 @@ export interface Table {
   primaryKey: string[];
   /** Unique constraints and the primary key, for one-to-one detection. */
   uniqueKeys: string[][];
+  /** Computed fields: name → quoted function taking this table's row (PostgREST "computed fields"). */
+  computed: Map<string, string>;
 }
 
 export interface FunctionArg {
@@ -132,6 +134,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       columnMap: new Map(row.columns.map((c) => [c.name, c])),
       primaryKey: [],
       uniqueKeys: [],
+      computed: new Map(),
     });
   }
   for (const key of keysResult.rows) {
@@ -157,9 +160,29 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
     functions.set(key, [...(functions.get(key) ?? []), fn]);
   }
 
+  addComputedFields(tables, functions);
   return {
     tables,
     functions,
     relationships: buildRelationships(tables, fksResult.rows, viewsResult.rows),
   };
+}
+
+/** A non-SETOF function whose only argument is a table's row type is a computed field of it. */
+function addComputedFields(tables: Map<string, Table>, functions: Map<string, DbFunction[]>): void {
+  for (const fns of functions.values()) {
+    for (const fn of fns) {
+      const arg = fn.args[0];
+      if (fn.args.length !== 1 || !arg || fn.returnsSet) continue;
+      const type = arg.type.replace(/"/g, '');
+      for (const table of tables.values()) {
+        if (type !== `${table.schema}.${table.name}` && type !== table.name) continue;
+        if (table.schema !== fn.schema || table.columnMap.has(fn.name)) continue;
+        table.computed.set(
+          fn.name,
+          `"${fn.schema.replace(/"/g, '""')}"."${fn.name.replace(/"/g, '""')}"`,
+        );
+      }
+    }
+  }
 }

@@ -74,6 +74,7 @@ function columnKey(item: Extract<SelectItem, { kind: 'column' }>): string {
 function orderSql(
   term: OrderTerm,
   alias: string,
+  table: Table,
   embeds: Map<string, Embedded>,
   params: Params,
 ): string {
@@ -92,9 +93,9 @@ function orderSql(
         `'${term.relation}' must be an embedded to-one resource of this request`,
       );
     }
-    expr = `(select ${fieldSql(embed.alias, term.field, params)} from ${embed.from} where ${embed.join.join(' and ')})`;
+    expr = `(select ${fieldSql(embed.alias, term.field, params, embed.rel.target)} from ${embed.from} where ${embed.join.join(' and ')})`;
   } else {
-    expr = fieldSql(alias, term.field, params);
+    expr = fieldSql(alias, term.field, params, table);
   }
   return `${expr}${term.dir ? ` ${term.dir}` : ''}${term.nulls ? ` nulls ${term.nulls}` : ''}`;
 }
@@ -135,7 +136,7 @@ export function buildLevel(
     if (item.kind === 'star') {
       columns.push({ expr: `${alias}.*`, key: null });
     } else if (item.kind === 'column') {
-      const base = fieldSql(alias, item.field, params);
+      const base = fieldSql(alias, item.field, params, table);
       columns.push({
         expr: item.cast ? `cast(${base} as ${item.cast})` : base,
         key: columnKey(item),
@@ -211,7 +212,7 @@ export function buildLevel(
   for (const cond of level?.conditions ?? []) {
     where.push(conditionSql(cond, alias, table, params, embedNull));
   }
-  const orderBy = (level?.order ?? []).map((t) => orderSql(t, alias, embeds, params));
+  const orderBy = (level?.order ?? []).map((t) => orderSql(t, alias, table, embeds, params));
   return { columns, where, orderBy, limit: level?.limit, offset: level?.offset };
 }
 
