@@ -125,6 +125,18 @@ describe('select grammar', () => {
     expect(data).toEqual([{ books: [{ loud: 'FROG POND' }] }]);
   });
 
+  it('embeds computed relationships (functions from a row to rows)', async () => {
+    const { data } = await f.anon
+      .from('authors')
+      .select('name, same_country_authors(name)')
+      .in('id', [1, 2])
+      .order('id');
+    expect(data).toEqual([
+      { name: 'Ada', same_country_authors: [{ name: 'Colette' }] },
+      { name: 'Basho', same_country_authors: [] },
+    ]);
+  });
+
   it('embeds to-one as an object (or null) and to-many as an array', async () => {
     const { data, error } = await f.anon
       .from('authors')

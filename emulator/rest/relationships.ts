@@ -11,6 +11,10 @@ export interface Relationship {
   /** Paired columns: source.sourceColumns[i] = target.targetColumns[i]. */
   sourceColumns: string[];
   targetColumns: string[];
+  /** Computed relationship: the quoted function (taking the source row) that yields the target rows. */
+  computedFn?: string;
+  /** The name an embed uses: the target table's, or the computed relationship's function name. */
+  name: string;
   /** many-to-many: the junction table, its columns referencing source and target. */
   junction?: {
     table: Table;
@@ -62,6 +66,7 @@ export function buildRelationships(
     for (const c of standIns(child, fk.columns, tables, views)) {
       for (const p of standIns(parent, fk.ref_columns, tables, views)) {
         add({
+          name: p.name,
           cardinality: oneToOne ? 'one-to-one' : 'many-to-one',
           constraint: fk.name,
           source: c,
@@ -70,6 +75,7 @@ export function buildRelationships(
           targetColumns: fk.ref_columns,
         });
         add({
+          name: c.name,
           cardinality: oneToOne ? 'one-to-one' : 'one-to-many',
           constraint: fk.name,
           source: p,
@@ -103,6 +109,7 @@ function addManyToMany(
       const target = tables.get(`${b.ref_schema}.${b.ref_table}`);
       if (!source || !target) continue;
       add({
+        name: target.name,
         cardinality: 'many-to-many',
         constraint: a.name,
         source,
@@ -131,7 +138,7 @@ export function findRelationship(
   hint: string | undefined,
 ): Relationship | RestError {
   const all = relationships.get(key(source)) ?? [];
-  let found = all.filter((r) => r.target.name === targetName);
+  let found = all.filter((r) => r.name === targetName);
   if (found.length > 1) {
     const sameSchema = found.filter((r) => r.target.schema === source.schema);
     if (sameSchema.length) found = sameSchema;

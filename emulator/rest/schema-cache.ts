@@ -161,11 +161,52 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   }
 
   addComputedFields(tables, functions);
-  return {
-    tables,
-    functions,
-    relationships: buildRelationships(tables, fksResult.rows, viewsResult.rows),
-  };
+  const relationships = buildRelationships(tables, fksResult.rows, viewsResult.rows);
+  addComputedRelationships(tables, functions, relationships);
+  return { tables, functions, relationships };
+}
+
+/** The table a `format_type` name (`books`, `public.books`, `"My T"`) stands for. */
+function tableOfType(
+  tables: Map<string, Table>,
+  typeName: string,
+  schema: string,
+): Table | undefined {
+  const name = typeName.replace(/"/g, '');
+  return tables.get(name.includes('.') ? name : `${schema}.${name}`);
+}
+
+/**
+ * PostgREST's computed relationships: a function taking one table's row and returning rows of
+ * another embeds like a relationship named after the function; it overrides a same-named FK one.
+ */
+function addComputedRelationships(
+  tables: Map<string, Table>,
+  functions: Map<string, DbFunction[]>,
+  relationships: Map<string, Relationship[]>,
+): void {
+  for (const fns of functions.values()) {
+    for (const fn of fns) {
+      const arg = fn.args[0];
+      if (fn.args.length !== 1 || !arg || !fn.returnsComposite) continue;
+      const source = tableOfType(tables, arg.type, fn.schema);
+      const target = tableOfType(tables, fn.returnType, fn.schema);
+      if (!source || !target) continue;
+      const key = tableKey(source.schema, source.name);
+      const kept = (relationships.get(key) ?? []).filter((r) => r.name !== fn.name);
+      kept.push({
+        name: fn.name,
+        cardinality: fn.returnsSet ? 'one-to-many' : 'many-to-one',
+        constraint: fn.name,
+        source,
+        target,
+        sourceColumns: [],
+        targetColumns: [],
+        computedFn: `"${fn.schema.replace(/"/g, '""')}"."${fn.name.replace(/"/g, '""')}"`,
+      });
+      relationships.set(key, kept);
+    }
+  }
 }
 
 /** A non-SETOF function whose only argument is a table's row type is a computed field of it. */

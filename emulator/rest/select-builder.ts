@@ -55,6 +55,9 @@ export interface BuiltLevel {
 
 export const qualified = (t: Table) => `${ident(t.schema)}.${ident(t.name)}`;
 
+/** `a and b`, or `true` for none (a computed relationship has no join condition). */
+const conj = (parts: string[]) => (parts.length ? parts.join(' and ') : 'true');
+
 export function renderColumns(columns: OutColumn[]): string {
   if (columns.length === 0) return '';
   return columns.map((c) => (c.key === null ? c.expr : `${c.expr} as ${ident(c.key)}`)).join(', ');
@@ -93,7 +96,7 @@ function orderSql(
         `'${term.relation}' must be an embedded to-one resource of this request`,
       );
     }
-    expr = `(select ${fieldSql(embed.alias, term.field, params, embed.rel.target)} from ${embed.from} where ${embed.join.join(' and ')})`;
+    expr = `(select ${fieldSql(embed.alias, term.field, params, embed.rel.target)} from ${embed.from} where ${conj(embed.join)})`;
   } else {
     expr = fieldSql(alias, term.field, params, table);
   }
@@ -102,6 +105,7 @@ function orderSql(
 
 /** How an embed's rows (`childAlias`) are tied to their parent row (`alias`). */
 function joinConditions(rel: Relationship, alias: string, childAlias: string): string[] {
+  if (rel.computedFn) return [];
   const j = rel.junction;
   if (!j) {
     return rel.sourceColumns.map(
@@ -163,14 +167,17 @@ export function buildLevel(
             )
           : item.select;
       const child = buildLevel(ctx, rel.target, childAlias, childItems, levelPath);
-      const from = `${qualified(rel.target)} as ${childAlias}`;
+      // A computed relationship reads its function's rows for this parent row.
+      const from = rel.computedFn
+        ? `${rel.computedFn}(${alias}) as ${childAlias}`
+        : `${qualified(rel.target)} as ${childAlias}`;
       const join = joinConditions(rel, alias, childAlias);
       const childWhere = [...join, ...child.where];
       const embedded: Embedded = { rel, from, join, where: childWhere, alias: childAlias };
       embeds.set(key, embedded);
       if (item.alias) embeds.set(item.name, embedded);
       if (item.joinType === 'inner') {
-        where.push(`exists (select 1 from ${from} where ${childWhere.join(' and ')})`);
+        where.push(`exists (select 1 from ${from} where ${conj(childWhere)})`);
       }
       // `rel!inner()` only filters the parent; an empty embed adds no key (PostgREST v11+).
       if (item.select.length === 0) continue;
@@ -186,14 +193,14 @@ export function buildLevel(
         }
         for (const c of child.columns) {
           columns.push({
-            expr: `(select ${c.expr} from ${from} where ${childWhere.join(' and ')})`,
+            expr: `(select ${c.expr} from ${from} where ${conj(childWhere)})`,
             key: c.key,
           });
         }
         continue;
       }
       const inner =
-        `select ${renderColumns(child.columns) || 'null'} from ${from} where ${childWhere.join(' and ')}` +
+        `select ${renderColumns(child.columns) || 'null'} from ${from} where ${conj(childWhere)}` +
         (child.orderBy.length ? ` order by ${child.orderBy.join(', ')}` : '') +
         (child.limit !== undefined ? ` limit ${child.limit}` : '') +
         (child.offset !== undefined ? ` offset ${child.offset}` : '');
@@ -207,7 +214,7 @@ export function buildLevel(
   const level = ctx.levels.get(path);
   const embedNull = (name: string) => {
     const e = embeds.get(name);
-    return e ? `exists (select 1 from ${e.from} where ${e.where.join(' and ')})` : null;
+    return e ? `exists (select 1 from ${e.from} where ${conj(e.where)})` : null;
   };
   for (const cond of level?.conditions ?? []) {
     where.push(conditionSql(cond, alias, table, params, embedNull));

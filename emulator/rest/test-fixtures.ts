@@ -92,6 +92,8 @@ create function public.whoami() returns jsonb language sql stable as $$
     'apikey', current_setting('request.headers', true)::jsonb->>'apikey')$$;
 create function public.add_item(name text) returns bigint language sql volatile as
   'insert into public.items (name) values (name) returning id';
+create function public.same_country_authors(public.authors) returns setof public.authors
+  language sql stable as 'select * from public.authors a where a.country_id = $1.country_id and a.id <> $1.id';
 create function public.shout(public.books) returns text language sql stable
   as 'select upper($1.title)';
 grant execute on all functions in schema public to anon, authenticated, service_role;
