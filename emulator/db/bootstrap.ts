@@ -5,11 +5,22 @@ import type { Db } from './types.js';
 
 const BOOTSTRAP_DIR = fileURLToPath(new URL('./bootstrap/', import.meta.url));
 
-/** Runs emulator/db/bootstrap/*.sql in filename order. Every file is idempotent. */
-export async function bootstrapPlatform(db: Db): Promise<void> {
-  const files = (await readdir(BOOTSTRAP_DIR)).filter((f) => f.endsWith('.sql')).sort();
-  for (const file of files) {
-    const sql = await readFile(BOOTSTRAP_DIR + file, 'utf8');
+export interface BootstrapFile {
+  file: string;
+  sql: string;
+}
+
+/** emulator/db/bootstrap/*.sql in filename order, with their text. */
+export async function bootstrapFiles(): Promise<BootstrapFile[]> {
+  const names = (await readdir(BOOTSTRAP_DIR)).filter((f) => f.endsWith('.sql')).sort();
+  return Promise.all(
+    names.map(async (file) => ({ file, sql: await readFile(BOOTSTRAP_DIR + file, 'utf8') })),
+  );
+}
+
+/** Runs the bootstrap files in order. Every file is idempotent: this runs on every start. */
+export async function bootstrapPlatform(db: Db, files?: BootstrapFile[]): Promise<void> {
+  for (const { file, sql } of files ?? (await bootstrapFiles())) {
     try {
       await db.exec(sql);
     } catch (err) {

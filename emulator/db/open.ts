@@ -4,7 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import pg from 'pg';
 import { openNative } from './native.js';
 import { openPglite } from './pglite.js';
-import { initdbTemplate } from './pglite-template.js';
+import { platformTemplate } from './pglite-template.js';
 import type { Db } from './types.js';
 
 export interface OpenDatabaseOptions {
@@ -103,7 +103,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     return openNativeDatabase(options.databaseUrl, options.memory ?? false);
   }
   if (options.memory) {
-    const db = await openPglite({ loadDataDir: await initdbTemplate() });
+    const db = await openPglite({ loadDataDir: await platformTemplate() });
     return { db, url: null, fresh: true, close: () => db.close() };
   }
   if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
