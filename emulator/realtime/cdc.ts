@@ -143,8 +143,12 @@ export class ChangeFeed {
       `Unable to subscribe to changes with given parameters. ${why}. Please check Realtime is enabled for the given connect parameters: ${params}`;
     if (!EVENTS.includes(String(r.event).toUpperCase())) return fail('Unknown event');
     if (typeof r.schema !== 'string' || !r.schema) return fail('schema is required');
-    // Column selection is an extended feature of newer servers (contract §4.3, E).
-    if (r.select !== undefined) return fail('`select` is not supported by the emulator');
+    if (r.select !== undefined && (!Array.isArray(r.select) || r.select.length === 0)) {
+      // Worded as walrus subscription_check_filters().
+      return fail(
+        'selected_columns cannot be empty. Remove the select parameter to capture all columns',
+      );
+    }
     try {
       binding.filter = parseFilter(r.filter);
     } catch (err) {
@@ -153,12 +157,22 @@ export class ChangeFeed {
     }
     if (!binding.table || binding.table === '*') {
       if (binding.filter) return fail('A filter needs a table');
+      if (r.select !== undefined) return fail('A select list needs a table');
       return null;
     }
     if (binding.schema === '*') return fail('A table needs a schema');
     const relid = await this.catalog.relid(binding.schema, binding.table);
     if (relid === null) return fail(`Table ${binding.schema}.${binding.table} does not exist`);
     const shape = await this.catalog.shape(relid, binding.schema, binding.table);
+    if (r.select !== undefined) {
+      // Column selection (contract §4.3, E), worded as walrus subscription_check_filters().
+      for (const name of r.select as unknown[]) {
+        if (!shape?.columns.some((c) => c.name === name)) {
+          return fail(`invalid column for select ${String(name)}`);
+        }
+      }
+      binding.select = (r.select as string[]).slice();
+    }
     for (const cond of binding.filter?.conditions ?? []) {
       if (!shape?.columns.some((c) => c.name === cond.column)) {
         return fail(`Column ${cond.column} does not exist`);
@@ -200,15 +214,20 @@ export class ChangeFeed {
     // DELETE filters see only what is in old_record (identity columns unless REPLICA IDENTITY FULL).
     const filtered = change.type === 'DELETE' ? change.old_record : change.record;
     for (const sub of [...this.hub.all()]) {
-      const ids: number[] = [];
+      // Bindings with different column selections get messages of their own (walrus groups
+      // subscriptions by output the same way).
+      const groups = new Map<string, { ids: number[]; select: string[] | undefined }>();
       for (const b of sub.bindings) {
         if (!this.bindingApplies(b, change)) continue;
         if (b.filter && !(await this.catalog.matches(shape, b.filter, filtered))) continue;
-        ids.push(b.id);
+        const key = b.select ? JSON.stringify(b.select) : '*';
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = { ids: [], select: b.select }));
+        group.ids.push(b.id);
       }
-      if (!ids.length) continue;
-      const data = await this.render(change, shape, sub);
-      if (data)
+      for (const { ids, select } of groups.values()) {
+        const data = await this.render(change, shape, sub, select);
+        if (!data) continue;
         sub.outlet.push({
           joinRef: null,
           ref: null,
@@ -216,6 +235,7 @@ export class ChangeFeed {
           event: 'postgres_changes',
           payload: { ids, data },
         });
+      }
     }
   }
 
@@ -224,9 +244,22 @@ export class ChangeFeed {
    * SELECT policy hides an INSERT/UPDATE row; columns they cannot select left out; no SELECT
    * grant at all → the event with `errors: ["Error 401: Unauthorized"]`.
    */
-  private async render(change: CapturedChange, shape: TableShape, sub: Subscriber) {
+  private async render(
+    change: CapturedChange,
+    shape: TableShape,
+    sub: Subscriber,
+    select: string[] | undefined,
+  ) {
     const { identity } = sub;
     const view = await this.catalog.roleView(identity.role, shape.relid);
+    // A select list keeps those columns plus the primary key (walrus selected_columns).
+    const visible = select
+      ? new Set(
+          shape.columns
+            .filter((c) => view.columns.has(c.name) && (c.pk || select.includes(c.name)))
+            .map((c) => c.name),
+        )
+      : view.columns;
     const base = {
       schema: change.schema,
       table: change.table,
@@ -242,19 +275,19 @@ export class ChangeFeed {
     const data: Record<string, unknown> = {
       ...base,
       columns: shape.columns
-        .filter((c) => view.columns.has(c.name))
+        .filter((c) => visible.has(c.name))
         .map((c) => ({ name: c.name, type: c.type })),
       errors: null,
     };
-    if (change.type !== 'DELETE') data.record = pick(change.record, view.columns);
+    if (change.type !== 'DELETE') data.record = pick(change.record, visible);
     if (change.type !== 'INSERT') {
       // walrus: a DELETE on an RLS table carries only key columns even under REPLICA IDENTITY
       // FULL, since policies cannot be checked against a deleted row.
       const keys = new Set(shape.columns.filter((c) => c.pk).map((c) => c.name));
       const allowed =
         change.type === 'DELETE' && change.rls
-          ? new Set([...view.columns].filter((c) => keys.has(c)))
-          : view.columns;
+          ? new Set([...visible].filter((c) => keys.has(c)))
+          : visible;
       data.old_record = pick(change.old_record, allowed);
     }
     return data;

@@ -178,6 +178,7 @@ export class Connection implements Outlet {
         schema: b.schema,
         table: b.table,
         filter: b.filter,
+        ...(b.select !== undefined ? { select: b.select } : {}),
         id: bindings[i]!.id,
       };
     });

@@ -20,6 +20,8 @@ export interface PgBinding {
   /** Undefined or '*' means every table of the schema. */
   table?: string;
   filter: ChangeFilter | null;
+  /** Column selection (`select`), checked against the catalogue. */
+  select?: string[];
   /** Set once the binding was checked against the catalogue (cdc.ts subscribe). */
   ready: boolean;
 }

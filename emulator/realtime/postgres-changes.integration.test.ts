@@ -71,7 +71,7 @@ async function userClient(sub: string): Promise<SupabaseClient> {
   return c;
 }
 
-async function listen(c: SupabaseClient, filter: Record<string, string>, name = randomUUID()) {
+async function listen(c: SupabaseClient, filter: Record<string, unknown>, name = randomUUID()) {
   const inbox = new Inbox<Change>();
   const channel = c
     .channel(name)
@@ -303,6 +303,21 @@ describe('postgres_changes', () => {
     const { error } = await c.from('notes').insert({ id: 60, body: 'via rest', owner: alice });
     expect(error).toBeNull();
     expect((await inbox.next()).new).toMatchObject({ id: 60, body: 'via rest', owner: alice });
+  });
+
+  it("limits records to a binding's select list plus the primary key", async () => {
+    const inbox = await listen(make(emu.keys.secret), {
+      event: 'INSERT',
+      schema: 'public',
+      table: 'notes',
+      select: ['body'],
+      filter: 'done=eq.true', // filters still see every column
+    });
+    await emu.db.exec(
+      `insert into public.notes (id, body, done) values (70, 'no', false), (71, 'yes', true)`,
+    );
+    expect((await inbox.next()).new).toEqual({ id: 71, body: 'yes' });
+    await inbox.none();
   });
 
   it('delivers rows too big for one NOTIFY', async () => {

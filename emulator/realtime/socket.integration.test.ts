@@ -223,7 +223,7 @@ describe('vsn 2.0.0', () => {
 });
 
 describe('features the emulator does not have fail loudly', () => {
-  it('refuses broadcast replay at join and `select` bindings with a system error', async () => {
+  it('refuses broadcast replay at join and bindings it cannot honour with a system error', async () => {
     const s = await RawSocket.open(emu, `apikey=${emu.keys.secret}&vsn=2.0.0`);
     s.send([
       '1',
@@ -243,13 +243,15 @@ describe('features the emulator does not have fail loudly', () => {
       },
     ]);
     const config = {
-      postgres_changes: [{ event: '*', schema: 'public', table: 'x', select: ['a'] }],
+      postgres_changes: [{ event: '*', schema: 'public', table: 'x', select: [] }],
     };
     s.send(['2', '2', 'realtime:s', 'phx_join', { config }]);
     await s.inbox.next(isReply('2'));
     const system = (await s.inbox.next((m) => Array.isArray(m) && m[3] === 'system')) as unknown[];
     expect(system[4]).toMatchObject({ status: 'error', extension: 'postgres_changes' });
-    expect((system[4] as { message: string }).message).toContain('`select` is not supported');
+    expect((system[4] as { message: string }).message).toContain(
+      'selected_columns cannot be empty',
+    );
     s.close();
   });
 
