@@ -4,12 +4,13 @@ import { listObjects } from './list.js';
 import * as objects from './objects.js';
 import { matchStorageRoute, notImplementedFeature } from './routes.js';
 import * as sign from './sign.js';
+import { moveObject } from './transfer.js';
 import { parseNamedQueries, SQL } from './sql.js';
 
 describe('storage routes', () => {
   it('matches static routes before bucket wildcards', () => {
     expect(matchStorageRoute('POST', '/object/list/docs')?.handler).toBe(listObjects);
-    expect(matchStorageRoute('POST', '/object/move')?.handler).toBe(objects.moveObject);
+    expect(matchStorageRoute('POST', '/object/move')?.handler).toBe(moveObject);
     expect(matchStorageRoute('POST', '/object/sign/docs/a/b.png')).toMatchObject({
       handler: sign.signObject,
       params: { bucket: 'docs', key: 'a/b.png' },

@@ -5,6 +5,7 @@ import * as objects from './objects.js';
 import { renderAuthenticatedImage, renderPublicImage } from './render.js';
 import type { RouteHandler } from './route.js';
 import * as sign from './sign.js';
+import { copyObject, moveObject } from './transfer.js';
 
 type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
@@ -17,8 +18,8 @@ export const ROUTES: ReadonlyArray<readonly [Method[], string, RouteHandler]> = 
   [['DELETE'], '/bucket/:bucket', buckets.deleteBucket],
   [['POST'], '/bucket/:bucket/empty', buckets.emptyBucket],
   // Static segments win over a bucket named like them, as in upstream's fastify router.
-  [['POST'], '/object/move', objects.moveObject],
-  [['POST'], '/object/copy', objects.copyObject],
+  [['POST'], '/object/move', moveObject],
+  [['POST'], '/object/copy', copyObject],
   [['POST'], '/object/list/:bucket', listObjects],
   [['POST'], '/object/list-v2/:bucket', listObjectsV2],
   [['POST'], '/object/sign/:bucket/*', sign.signObject],
