@@ -9,7 +9,13 @@ const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 const ORIGIN = 'http://127.0.0.1:1';
 
 // No emulator needed: the service answers web-standard requests; nothing here calls back.
-const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number; cpuLimitMs?: number }) =>
+interface Limits {
+  idleTimeoutMs?: number;
+  memoryLimitMb?: number;
+  cpuLimitMs?: number;
+  bootTimeoutMs?: number;
+}
+const service = (limits: Limits) =>
   createFunctionsService({
     functionsDir: FIXTURES,
     config: {
@@ -17,6 +23,7 @@ const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number; cpuLi
       stream: { verifyJwt: false },
       'memory-hog': { verifyJwt: false },
       'cpu-hog': { verifyJwt: false },
+      'hang-at-import': { verifyJwt: false },
     },
     url: ORIGIN,
     keys: KEYS,
@@ -25,10 +32,15 @@ const service = (limits: { idleTimeoutMs?: number; memoryLimitMb?: number; cpuLi
   });
 const impatient = service({ idleTimeoutMs: 1500 });
 // Small, so running out of memory or CPU is quick (and well inside the default idle limit).
-const frugal = service({ memoryLimitMb: 64, cpuLimitMs: 1000 });
+const frugal = service({ memoryLimitMb: 64 });
+// CPU time, not wall time: on a loaded machine 500 ms of CPU can take several seconds.
+const thrifty = service({ cpuLimitMs: 500 });
+const hasty = service({ bootTimeoutMs: 2000 });
 afterAll(async () => {
   await impatient.close?.();
   await frugal.close?.();
+  await hasty.close?.();
+  await thrifty.close?.();
 });
 
 const call = (path: string, to: Service = impatient) =>
@@ -78,15 +90,27 @@ describe('limits', () => {
   });
 
   it('answers 546 WORKER_LIMIT when a request spins past its CPU time, then recovers', async () => {
-    const res = await call('cpu-hog', frugal);
+    const res = await call('cpu-hog', thrifty);
     expect(res.status).toBe(546);
     expect(res.headers.get('sb-error-code')).toBe('WORKER_LIMIT');
-    const again = await call('cpu-hog?ok', frugal);
+    const again = await call('cpu-hog?ok', thrifty);
     expect(await again.text()).toBe('idle');
-  });
+  }, 60_000);
 
-  it('does not stop a worker that serves many quick requests at once', async () => {
-    const answers = await Promise.all(Array.from({ length: 40 }, () => call('slow?ms=50', frugal)));
+  it('charges concurrent requests their own share of the CPU, not the whole worker’s', async () => {
+    // 12 × 100 ms of CPU in flight together: far over 500 ms in total, each well under it.
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () => call('cpu-hog?spin=100', thrifty)),
+    );
     expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+  }, 60_000);
+
+  it('answers 503 BOOT_ERROR once when a function never finishes loading', async () => {
+    const started = Date.now();
+    const res = await call('hang-at-import', hasty);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('sb-error-code')).toBe('BOOT_ERROR');
+    // One boot timeout, not several retries.
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

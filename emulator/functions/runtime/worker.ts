@@ -129,7 +129,7 @@ export class FunctionWorker {
             this.spec.log(`CPU time limit (${this.spec.cpuLimitMs} ms) exceeded; stopping`);
             if (this.run === run) this.run = null;
             // A spinning isolate may not get to handle SIGTERM; hosted terminates it outright too.
-            void this.stop(run, 'SIGKILL');
+            void this.stop(run, { signal: 'SIGKILL' });
           }
           last = now;
         })
@@ -141,7 +141,7 @@ export class FunctionWorker {
   async restart(): Promise<void> {
     const run = this.run;
     this.run = null;
-    if (run) await this.stop(run);
+    if (run) await this.stop(run, { replaced: true });
   }
 
   async close(): Promise<void> {
@@ -194,7 +194,8 @@ export class FunctionWorker {
         };
         const timer = setTimeout(() => {
           fail(`did not start within ${spec.bootTimeoutMs} ms`);
-          void this.stop(run);
+          if (this.run === run) this.run = null;
+          void this.stop(run, {});
         }, spec.bootTimeoutMs);
         const readyLine = `postbox:ready:${token}:`;
         createInterface({ input: child.stdout! }).on('line', (line) => {
@@ -230,8 +231,15 @@ export class FunctionWorker {
     return run;
   }
 
-  private async stop(run: Run, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-    run.superseded = true;
+  /**
+   * Ends a run. `replaced` (a reload or close) makes requests waiting for its boot retry on the
+   * next run; a run stopped for a limit or a boot timeout fails its waiters instead.
+   */
+  private async stop(
+    run: Run,
+    { signal = 'SIGTERM', replaced = false }: { signal?: NodeJS.Signals; replaced?: boolean },
+  ): Promise<void> {
+    if (replaced) run.superseded = true;
     run.alive = false;
     clearInterval(run.cpuTimer);
     const child = run.child;
