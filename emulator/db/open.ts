@@ -1,5 +1,6 @@
 // Opens the emulator's database: PGlite on disk or in memory, or a native server from DATABASE_URL.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import pg from 'pg';
 import { openNative } from './native.js';
@@ -109,9 +110,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
   if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
   const pgdata = `${options.dataDir}/pgdata`;
   await mkdir(options.dataDir, { recursive: true });
-  const db = await openPglite({ dataDir: pgdata });
+  // A new data dir starts from the bootstrapped template too (PGlite unpacks it there).
+  const created = !existsSync(`${pgdata}/PG_VERSION`);
+  const db = await openPglite({
+    dataDir: pgdata,
+    loadDataDir: created ? await platformTemplate() : undefined,
+  });
+  // Fresh = nothing of a project applied yet (a crash may have left a half-made data dir).
   const { rows } = await db.query<{ exists: boolean }>(
     "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
   );
-  return { db, url: null, fresh: !rows[0]?.exists, close: () => db.close() };
+  const applied = rows[0]?.exists
+    ? (
+        await db.query<{ n: number }>(
+          'select count(*)::int as n from supabase_migrations.schema_migrations',
+        )
+      ).rows[0]?.n
+    : 0;
+  return { db, url: null, fresh: created || !applied, close: () => db.close() };
 }
