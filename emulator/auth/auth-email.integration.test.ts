@@ -11,6 +11,7 @@ import {
   mailCount,
   startWithConfig,
   uniqueEmail,
+  type CaughtMail,
 } from './test-kit.js';
 
 const CONFIG = `
@@ -258,6 +259,38 @@ describe('one-time passwords and magic links', () => {
     });
     expect(reused.status).toBe(404);
     expect(((await reused.json()) as { code: string }).code).toBe('flow_state_not_found');
+  });
+
+  it('PKCE: sign-up confirmation and password recovery links also hand out codes', async () => {
+    const email = uniqueEmail('pkce-signup');
+    const sb = client(emu, emu.keys.publishable, 'pkce');
+    await sb.auth.signUp({ email, password: 'secret123' });
+    const signupLink = linkIn(await latestMail(emu, email));
+    expect(new URL(signupLink).searchParams.get('type')).toBe('signup');
+    const first = await fetch(signupLink, { redirect: 'manual' });
+    const code = new URL(first.headers.get('location')!).searchParams.get('code')!;
+    const signedUp = await sb.auth.exchangeCodeForSession(code);
+    expect(signedUp.error).toBeNull();
+    expect(signedUp.data.user!.email_confirmed_at).toBeTruthy();
+    const amr = decodeJwt(signedUp.data.session!.access_token).amr as Array<{ method: string }>;
+    expect(amr[0]!.method).toBe('email/signup');
+
+    const other = client(emu, emu.keys.publishable, 'pkce');
+    await other.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:3000/reset' });
+    const mails = (await (await fetch(`${emu.mail!.url}/api/email`)).json()) as CaughtMail[];
+    const reset = mails.filter(
+      (m) => m.to[0]?.address === email && m.subject === 'Reset Your Password',
+    );
+    expect(reset).toHaveLength(1);
+    const res = await fetch(linkIn(reset[0]!), { redirect: 'manual' });
+    const location = new URL(res.headers.get('location')!);
+    expect(location.origin + location.pathname).toBe('http://127.0.0.1:3000/reset');
+    const recovered = await other.auth.exchangeCodeForSession(location.searchParams.get('code')!);
+    expect(recovered.error).toBeNull();
+    const method = (
+      decodeJwt(recovered.data.session!.access_token).amr as Array<{ method: string }>
+    )[0]!.method;
+    expect(method).toBe('recovery');
   });
 
   it('PKCE: a wrong verifier → 400 bad_code_verifier', async () => {

@@ -3,7 +3,7 @@ import type { AuthSettings } from '../config.js';
 import type { Db } from '../db/types.js';
 import type { GatewayContext } from '../gateway/types.js';
 import type { Mailer } from '../mail/mailer.js';
-import { API_VERSION_2024, API_VERSION_HEADER, errors, wantsApiVersion2024 } from './errors.js';
+import { errors } from './errors.js';
 import type { ClientInfo, SessionSettings } from './sessions.js';
 
 export interface AuthContext {
@@ -29,7 +29,6 @@ export type Handler = (ctx: AuthContext, r: AuthRequest) => Promise<Response>;
 export function json(r: AuthRequest, status: number, body: unknown, extra?: HeadersInit): Response {
   const headers = new Headers(extra);
   headers.set('Content-Type', 'application/json');
-  if (wantsApiVersion2024(r.req)) headers.set(API_VERSION_HEADER, API_VERSION_2024);
   return new Response(JSON.stringify(body), { status, headers });
 }
 

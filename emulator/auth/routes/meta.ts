@@ -9,6 +9,7 @@ const PROVIDERS = [
   'bitbucket',
   'discord',
   'facebook',
+  'snapchat',
   'figma',
   'fly',
   'github',
@@ -25,8 +26,6 @@ const PROVIDERS = [
   'workos',
   'twitch',
   'twitter',
-  'x',
-  'zoom',
 ];
 
 export const settings: Handler = async (ctx, r) => {
@@ -35,6 +34,8 @@ export const settings: Handler = async (ctx, r) => {
   for (const p of PROVIDERS) external[p] = false;
   external.email = s.emailEnableSignup;
   external.phone = false;
+  external.zoom = false;
+  // Field order and names of upstream's api/settings.go.
   return json(r, 200, {
     external,
     disable_signup: !s.enableSignup,
@@ -42,6 +43,8 @@ export const settings: Handler = async (ctx, r) => {
     phone_autoconfirm: false,
     sms_provider: '',
     saml_enabled: false,
+    saml_private_key_next_configured: false,
+    passkeys_enabled: false,
   });
 };
 
