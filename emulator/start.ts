@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
 import { createAuthService } from './auth/index.js';
+import { createCronService } from './cron/service.js';
 import { bootstrapPlatform } from './db/bootstrap.js';
 import { runMigrations, runSeed } from './db/migrations.js';
 import { openDatabase } from './db/open.js';
@@ -166,6 +167,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       'request',
       nodeListener(gateway, () => url),
     );
+    // pg_cron/pg_net stand-ins: jobs and HTTP requests run once the gateway they may call is up.
+    const cron = createCronService({ db, log });
+    cleanups.push(() => cron.stop());
+    await cron.start();
 
     return {
       url,

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withExtensionShims } from '../cron/extension-shim.js';
 import { splitStatements } from './sql-split.js';
 import type { Db, Queryable } from './types.js';
 
@@ -40,7 +41,8 @@ function lineOf(sql: string, position: number): number | null {
 async function runAsPostgres(tx: Queryable, file: string, sql: string): Promise<void> {
   await tx.exec('set local role postgres; set local search_path = "$user", public, extensions');
   try {
-    await tx.exec(sql);
+    // `create extension pg_cron|pg_net` becomes a no-op where the emulator's stand-ins serve (cron/).
+    await tx.exec(await withExtensionShims(tx, sql));
   } catch (err) {
     throw new SqlFileError(file, err as Error, sql);
   }

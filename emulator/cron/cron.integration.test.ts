@@ -1,0 +1,220 @@
+// pg_cron stand-in end to end: a hosted-style migration schedules jobs, the emulator runs them.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../index.js';
+
+// The same migration works on hosted Supabase, where both extensions are installable.
+const MIGRATION = `
+create extension if not exists pg_cron with schema pg_catalog;
+create extension if not exists pg_net with schema extensions;
+grant usage on schema cron to postgres;
+
+create table public.ticks (id bigserial primary key, at timestamptz not null default now());
+
+select cron.schedule('tick', '1 seconds', $$insert into public.ticks default values$$);
+select cron.schedule('broken', '1 seconds', $$insert into public.missing default values$$);
+`;
+
+let projectDir: string;
+let emu: RunningEmulator;
+let client: pg.Client;
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>) {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+async function sqlError(promise: Promise<unknown>) {
+  try {
+    await promise;
+  } catch (err) {
+    return err as { code?: string; message: string; hint?: string };
+  }
+  throw new Error('expected the statement to fail');
+}
+
+const count = async (sql: string, params: unknown[] = []) =>
+  Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
+
+beforeAll(async () => {
+  projectDir = await mkdtemp(join(tmpdir(), 'postbox-cron-'));
+  const migrations = join(projectDir, 'supabase', 'migrations');
+  await mkdir(migrations, { recursive: true });
+  await writeFile(join(migrations, '20260101000000_schedule.sql'), MIGRATION);
+  emu = await startEmulator({
+    projectDir,
+    memory: true,
+    port: 0,
+    dbPort: 0,
+    mailWebPort: 0,
+    mailSmtpPort: 0,
+  });
+  client = new pg.Client({ connectionString: emu.dbUrl! });
+  await client.connect();
+}, 60_000);
+
+afterAll(async () => {
+  await client?.end();
+  await emu?.stop();
+  await rm(projectDir, { recursive: true, force: true });
+});
+
+describe('pg_cron stand-in', () => {
+  it('lets the migration create the extensions and schedule its jobs', async () => {
+    const { rows } = await client.query(
+      `select jobname, schedule, command, nodename, database = current_database() as here,
+              username, active from cron.job order by jobid`,
+    );
+    expect(rows).toEqual([
+      {
+        jobname: 'tick',
+        schedule: '1 seconds',
+        command: 'insert into public.ticks default values',
+        nodename: 'localhost',
+        here: true,
+        username: 'postgres',
+        active: true,
+      },
+      {
+        jobname: 'broken',
+        schedule: '1 seconds',
+        command: 'insert into public.missing default values',
+        nodename: 'localhost',
+        here: true,
+        username: 'postgres',
+        active: true,
+      },
+    ]);
+  });
+
+  it("runs a '1 seconds' job every second and records each run as succeeded", async () => {
+    await waitFor(
+      'two ticks',
+      async () => (await count('select count(*) n from public.ticks')) >= 2,
+    );
+    const { rows } = await client.query(
+      `select d.status, d.return_message, d.command, d.username, d.database = current_database() as here,
+              d.start_time <= d.end_time as ordered, d.job_pid is not null as has_pid
+         from cron.job_run_details d join cron.job j using (jobid)
+        where j.jobname = 'tick' and d.status <> 'running' order by d.runid limit 2`,
+    );
+    expect(rows).toEqual(
+      Array(2).fill({
+        status: 'succeeded',
+        return_message: 'INSERT 0 1',
+        command: 'insert into public.ticks default values',
+        username: 'postgres',
+        here: true,
+        ordered: true,
+        has_pid: true,
+      }),
+    );
+  });
+
+  it('records a failing command as failed with the error, as libpq reports it', async () => {
+    const row = await waitFor('a failed run', async () => {
+      const { rows } = await client.query(
+        `select d.status, d.return_message from cron.job_run_details d join cron.job j using (jobid)
+          where j.jobname = 'broken' and d.status <> 'running' limit 1`,
+      );
+      return rows[0];
+    });
+    expect(row).toEqual({
+      status: 'failed',
+      return_message: 'ERROR:  relation "public.missing" does not exist\n',
+    });
+  });
+
+  it('stops running a job once it is unscheduled, by name or by id', async () => {
+    const { rows } = await client.query(`select jobid from cron.job where jobname = 'broken'`);
+    expect(
+      (await client.query('select cron.unschedule($1::bigint) as ok', [rows[0]!.jobid])).rows,
+    ).toEqual([{ ok: true }]);
+    expect((await client.query(`select cron.unschedule('tick') as ok`)).rows).toEqual([
+      { ok: true },
+    ]);
+    await sleep(1500); // a run already under way may still finish
+    const before = await count('select count(*) n from public.ticks');
+    await sleep(2500);
+    expect(await count('select count(*) n from public.ticks')).toBe(before);
+    expect(await count('select count(*) n from cron.job')).toBe(0);
+  });
+
+  it("answers pg_cron's errors for unknown jobs and invalid schedules", async () => {
+    const byName = await sqlError(client.query(`select cron.unschedule('nope')`));
+    expect(byName).toMatchObject({
+      code: 'XX000',
+      message: "could not find valid entry for job 'nope'",
+    });
+    const byId = await sqlError(client.query(`select cron.unschedule(4242)`));
+    expect(byId).toMatchObject({
+      code: 'XX000',
+      message: 'could not find valid entry for job 4242',
+    });
+    for (const schedule of ['60 seconds', '* * * *', 'every minute', '5/10 * * * *']) {
+      const err = await sqlError(
+        client.query(`select cron.schedule('x', $1, 'select 1')`, [schedule]),
+      );
+      expect(err).toMatchObject({
+        code: '22023',
+        message: `invalid schedule: ${schedule}`,
+        hint: "Use cron format (e.g. 5 4 * * *), or interval format '[1-59] seconds'",
+      });
+    }
+    expect(await count(`select count(*) n from cron.job`)).toBe(0);
+  });
+
+  it('upserts by name, picks up new and changed jobs without a restart, honours active', async () => {
+    await client.query('create table public.marks (job text, at timestamptz default now())');
+    const first = await client.query(
+      `select cron.schedule('mark', '59 seconds', $$insert into public.marks (job) values ('a')$$) as id`,
+    );
+    const again = await client.query(
+      `select cron.schedule('mark', '1 seconds', $$insert into public.marks (job) values ('b'); select 1$$) as id`,
+    );
+    expect(again.rows[0].id).toBe(first.rows[0].id);
+    await waitFor(
+      'a run of the changed job',
+      async () => (await count(`select count(*) n from public.marks where job = 'b'`)) > 0,
+    );
+    expect(await count(`select count(*) n from public.marks where job = 'a'`)).toBe(0);
+    const { rows } = await client.query(
+      `select return_message from cron.job_run_details where jobid = $1 and status = 'succeeded' limit 1`,
+      [first.rows[0].id],
+    );
+    expect(rows).toEqual([{ return_message: '1 row' }]);
+
+    await client.query('select cron.alter_job($1, active := false)', [first.rows[0].id]);
+    await sleep(1500);
+    const paused = await count(`select count(*) n from public.marks`);
+    await sleep(2000);
+    expect(await count(`select count(*) n from public.marks`)).toBe(paused);
+    await client.query(`select cron.unschedule('mark')`);
+  });
+
+  it('never runs a job while its previous run is still active', async () => {
+    await client.query(`select cron.schedule('slow', '1 seconds', 'select pg_sleep(1.5)')`);
+    const runs = await waitFor('three finished slow runs', async () => {
+      const { rows } = await client.query<{ start: string; end: string }>(
+        `select extract(epoch from start_time)::float8 as start, extract(epoch from end_time)::float8 as end
+           from cron.job_run_details d join cron.job j using (jobid)
+          where j.jobname = 'slow' and d.status = 'succeeded' order by runid`,
+      );
+      return rows.length >= 3 && rows;
+    });
+    await client.query(`select cron.unschedule('slow')`);
+    for (let i = 1; i < runs.length; i++) {
+      expect(Number(runs[i]!.start)).toBeGreaterThanOrEqual(Number(runs[i - 1]!.end));
+    }
+  }, 20_000);
+});

@@ -1,0 +1,216 @@
+// pg_net's background worker in the emulator process: sends queued requests, records the responses.
+import type { Db } from '../db/types.js';
+
+interface QueuedRequest {
+  id: string;
+  method: string;
+  url: string;
+  timeout_milliseconds: number;
+  headers: Record<string, unknown> | null;
+  body: string | null;
+}
+
+export interface NetWorker {
+  stop(): Promise<void>;
+}
+
+/** pg_net's User-Agent, sent with every request that has headers (core.c). */
+const USER_AGENT = 'pg_net/0.20.0';
+/** pg_net.batch_size and pg_net.ttl defaults. */
+const BATCH_SIZE = 200;
+const TTL = '6 hours';
+
+/** curl_easy_strerror() for the failures fetch reports, as pg_net stores them in error_msg. */
+function curlError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string } }).cause;
+  switch (cause?.code) {
+    case 'ECONNREFUSED':
+      return "Couldn't connect to server";
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return "Couldn't resolve host name";
+    case 'ECONNRESET':
+      return 'Failure when receiving data from the peer';
+    case 'CERT_HAS_EXPIRED':
+    case 'DEPTH_ZERO_SELF_SIGNED_CERT':
+    case 'SELF_SIGNED_CERT_IN_CHAIN':
+    case 'UNABLE_TO_VERIFY_LEAF_SIGNATURE':
+      return 'SSL peer certificate or SSH remote key was not OK';
+    default:
+      return 'Failure when receiving data from the peer';
+  }
+}
+
+/** pg_net's detailed_timeout_strerror(); fetch does not time DNS and handshake apart. */
+function timeoutMessage(timeoutMs: number, elapsedMs: number): string {
+  const f = (n: number) => n.toFixed(6);
+  return (
+    `Timeout of ${timeoutMs} ms reached. Total time: ${f(elapsedMs)} ms ` +
+    `(DNS time: ${f(0)} ms, TCP/SSL handshake time: ${f(0)} ms, ` +
+    `HTTP Request/Response time: ${f(elapsedMs)} ms)`
+  );
+}
+
+/**
+ * As pg_net: requests are taken off net.http_request_queue in id order (deleted as they are
+ * taken), sent concurrently with redirects followed and the row's timeout covering the whole
+ * exchange, and each outcome becomes one net._http_response row. Only committed requests are
+ * seen, so a rolled-back transaction sends nothing. Woken by net.wake()'s NOTIFY, with a poll
+ * as a fallback; responses older than pg_net.ttl are deleted.
+ */
+export function startNetWorker(opts: {
+  db: Db;
+  pollMs?: number;
+  log?: (message: string) => void;
+}): NetWorker {
+  const { db } = opts;
+  const log = opts.log ?? (() => undefined);
+  const pollMs = opts.pollMs ?? 1000;
+  const inflight = new Set<Promise<void>>();
+  const aborts = new Set<AbortController>();
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let draining: Promise<void> | null = null;
+  let again = false;
+  let lastExpiry = 0;
+  let unlisten: (() => Promise<void>) | null = null;
+
+  const record = (id: string, values: Record<string, unknown>) =>
+    db.query(
+      `insert into net._http_response (id, status_code, content, headers, content_type, timed_out, error_msg)
+       values ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        id,
+        values.status ?? null,
+        values.content ?? null,
+        values.headers === undefined ? null : JSON.stringify(values.headers),
+        values.contentType ?? null,
+        values.timedOut ?? null,
+        values.error ?? null,
+      ],
+    );
+
+  const send = async (req: QueuedRequest): Promise<void> => {
+    const abort = new AbortController();
+    aborts.add(abort);
+    const started = performance.now();
+    const timer = setTimeout(() => abort.abort(), req.timeout_milliseconds);
+    try {
+      const url = new URL(req.url);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+        await record(req.id, { error: 'Unsupported protocol', timedOut: false });
+        return;
+      }
+      // jsonb values that are not strings are sent as their JSON text, as jsonb_each_text gives them.
+      const headers = new Headers(
+        Object.entries(req.headers ?? {}).map(([k, v]): [string, string] => [
+          k,
+          typeof v === 'string' ? v : JSON.stringify(v),
+        ]),
+      );
+      if (req.headers) headers.append('User-Agent', USER_AGENT);
+      const method = req.method.toUpperCase();
+      const response = await fetch(url, {
+        method,
+        headers,
+        body: req.body ?? (method === 'POST' ? '' : undefined),
+        redirect: 'follow',
+        signal: abort.signal,
+      });
+      const content = await response.text();
+      await record(req.id, {
+        status: response.status,
+        content: content === '' ? null : content,
+        headers: Object.fromEntries(response.headers),
+        contentType: response.headers.get('content-type'),
+        timedOut: false,
+      });
+    } catch (err) {
+      if (stopped) return;
+      if (abort.signal.aborted) {
+        const elapsed = performance.now() - started;
+        await record(req.id, {
+          timedOut: true,
+          error: timeoutMessage(req.timeout_milliseconds, elapsed),
+        });
+      } else if (err instanceof TypeError && /Invalid URL/i.test(err.message)) {
+        await record(req.id, {
+          timedOut: false,
+          error: 'URL using bad/illegal format or missing URL',
+        });
+      } else {
+        await record(req.id, { timedOut: false, error: curlError(err) });
+      }
+    } finally {
+      clearTimeout(timer);
+      aborts.delete(abort);
+    }
+  };
+
+  const drainOnce = async () => {
+    const { rows } = await db.query<QueuedRequest>(
+      `with rows as (select id from net.http_request_queue order by id limit $1)
+       delete from net.http_request_queue q using rows where q.id = rows.id
+       returning q.id, q.method, q.url, q.timeout_milliseconds, q.headers,
+         convert_from(q.body, 'UTF8') as body`,
+      [BATCH_SIZE],
+    );
+    for (const req of rows) {
+      const p = send(req)
+        .catch((err) => {
+          if (!stopped)
+            log(`pg_net request ${req.id} could not be recorded: ${(err as Error).message}`);
+        })
+        .finally(() => inflight.delete(p));
+      inflight.add(p);
+    }
+    if (Date.now() - lastExpiry > 60_000) {
+      lastExpiry = Date.now();
+      await db.query(`delete from net._http_response where created < now() - $1::interval`, [TTL]);
+    }
+    return rows.length;
+  };
+
+  // One drain at a time; a wake-up during a drain asks for another pass.
+  const wake = () => {
+    if (stopped) return;
+    if (draining) {
+      again = true;
+      return;
+    }
+    draining = (async () => {
+      do {
+        again = false;
+        if ((await drainOnce()) === BATCH_SIZE) again = true;
+      } while (again && !stopped);
+    })()
+      .catch((err) => log(`pg_net worker failed: ${(err as Error).message}`))
+      .finally(() => {
+        draining = null;
+      });
+  };
+
+  const poll = () => {
+    wake();
+    if (!stopped) timer = setTimeout(poll, pollMs);
+  };
+  void db
+    .listen('postbox_pg_net', wake)
+    .then((off) => {
+      if (stopped) return off();
+      unlisten = off;
+    })
+    .catch((err) => log(`pg_net worker cannot listen: ${(err as Error).message}`));
+  poll();
+
+  return {
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      for (const abort of aborts) abort.abort();
+      await draining;
+      await Promise.all([...inflight]);
+      if (unlisten) await unlisten();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+// The pg_cron launcher and pg_net worker of the emulator, started once migrations have run.
+import type { Db } from '../db/types.js';
+import { startNetWorker, type NetWorker } from './net-worker.js';
+import { startCronScheduler, type CronScheduler } from './scheduler.js';
+
+export interface CronServiceOptions {
+  db: Db;
+  /** How often cron.job is read (default 250 ms, so '1 seconds' jobs keep time). */
+  tickMs?: number;
+  /** Fallback poll of net.http_request_queue when no NOTIFY arrives (default 1 s). */
+  pollMs?: number;
+  log?: (message: string) => void;
+}
+
+export interface CronService {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs only where the emulator's stand-ins are installed (db/bootstrap/60-cron-net.sql): a
+ * server with the real pg_cron or pg_net has their own background workers, which must not be
+ * doubled.
+ */
+export function createCronService(opts: CronServiceOptions): CronService {
+  let scheduler: CronScheduler | null = null;
+  let worker: NetWorker | null = null;
+  return {
+    async start() {
+      const { rows } = await opts.db.query<{ cron: boolean; net: boolean }>(
+        `select to_regprocedure('cron.__schedule_is_valid(text)') is not null
+                  and not exists (select 1 from pg_extension where extname = 'pg_cron') as cron,
+                to_regclass('net.http_request_queue') is not null
+                  and not exists (select 1 from pg_extension where extname = 'pg_net') as net`,
+      );
+      if (rows[0]?.cron) scheduler = startCronScheduler(opts);
+      if (rows[0]?.net) worker = startNetWorker(opts);
+    },
+    async stop() {
+      await Promise.all([scheduler?.stop(), worker?.stop()]);
+      scheduler = null;
+      worker = null;
+    },
+  };
+}

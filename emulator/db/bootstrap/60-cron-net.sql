@@ -1,0 +1,382 @@
+-- pg_cron and pg_net stand-ins (contract §6.3): the `cron` and `net` schemas with the extensions'
+-- tables and functions, for servers where the real extensions are not available (PGlite, Debian's
+-- PostgreSQL). Jobs are run and HTTP requests sent by emulator/cron/ in the emulator process; the
+-- migrations runner turns `create extension pg_cron|pg_net` into a no-op where these stand in.
+-- Owned by the cron/net engineer. Idempotent; each block is skipped where the real extension is
+-- available, so a server that has it keeps `create extension` working.
+
+-- pg_cron 1.6: objects as in its pg_cron--*.sql scripts, schedule validation as its ParseSchedule.
+do $cron$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'pg_cron') then
+    return;
+  end if;
+  create schema if not exists cron;
+  create sequence if not exists cron.jobid_seq;
+  create sequence if not exists cron.runid_seq;
+  create table if not exists cron.job (
+    jobid bigint primary key default nextval('cron.jobid_seq'),
+    schedule text not null,
+    command text not null,
+    -- PGlite has no server port; pg_cron fills in the one it connects to.
+    nodename text not null default 'localhost',
+    nodeport int not null default coalesce(inet_server_port(), 5432),
+    database text not null default current_database(),
+    username text not null default current_user,
+    active boolean not null default true,
+    jobname text,
+    constraint jobname_username_uniq unique (jobname, username)
+  );
+  create table if not exists cron.job_run_details (
+    jobid bigint,
+    runid bigint primary key default nextval('cron.runid_seq'),
+    job_pid integer,
+    database text,
+    username text,
+    command text,
+    status text,
+    return_message text,
+    start_time timestamptz,
+    end_time timestamptz
+  );
+  alter sequence cron.jobid_seq owned by cron.job.jobid;
+  alter sequence cron.runid_seq owned by cron.job_run_details.runid;
+  -- Each role sees its own jobs, as pg_cron's policies make it.
+  alter table cron.job enable row level security;
+  alter table cron.job_run_details enable row level security;
+  if not exists (select 1 from pg_policies where schemaname = 'cron' and policyname = 'cron_job_policy') then
+    create policy cron_job_policy on cron.job using (username = current_user);
+  end if;
+  if not exists (select 1 from pg_policies where schemaname = 'cron'
+      and policyname = 'cron_job_run_details_policy') then
+    create policy cron_job_run_details_policy on cron.job_run_details using (username = current_user);
+  end if;
+
+  -- True when pg_cron would accept the schedule: '[1-59] second[s]', @-macros, or five vixie-cron
+  -- fields (lists, ranges, */steps, month and day names, 7 = Sunday, `$` = last day of month).
+  -- Must agree with emulator/cron/schedule.ts, which runs the jobs.
+  create or replace function cron.__schedule_is_valid(schedule text) returns boolean
+  language plpgsql immutable set search_path = '' as $fn$
+  declare
+    s text := lower(btrim(schedule));
+    fields text[];
+    lo constant int[] := array[0, 0, 1, 1, 0];
+    hi constant int[] := array[59, 23, 31, 12, 7];
+    months constant text[] := array['jan','feb','mar','apr','may','jun','jul','aug','sep','oct','nov','dec'];
+    days constant text[] := array['sun','mon','tue','wed','thu','fri','sat'];
+    item text;
+    m text[];
+    bound text;
+    n int;
+    f int;
+  begin
+    if s is null then
+      return false;
+    end if;
+    m := regexp_match(s, '^([0-9]{1,9})\s*seconds?$');
+    if m is not null then
+      return m[1]::int between 1 and 59;
+    end if;
+    if s in ('@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly',
+        '@reboot') then
+      return true;
+    end if;
+    fields := regexp_split_to_array(s, '\s+');
+    if array_length(fields, 1) <> 5 then
+      return false;
+    end if;
+    for f in 1..5 loop
+      foreach item in array string_to_array(fields[f], ',') loop
+        if f = 3 and item = '$' then
+          continue;
+        end if;
+        m := regexp_match(item, '^(?:(\*)|([a-z0-9]+)(?:-([a-z0-9]+))?)(?:/([0-9]{1,9}))?$');
+        if m is null then
+          return false;
+        end if;
+        -- A step follows `*` or a range only, as in vixie cron.
+        if m[4] is not null and (m[4]::int = 0 or (m[1] is null and m[3] is null)) then
+          return false;
+        end if;
+        foreach bound in array array[m[2], m[3]] loop
+          continue when bound is null;
+          if bound ~ '^[0-9]+$' then
+            n := bound::numeric;
+          elsif f = 4 then
+            n := array_position(months, bound);
+          elsif f = 5 then
+            n := array_position(days, bound) - 1;
+          else
+            n := null;
+          end if;
+          if n is null or n < lo[f] or n > hi[f] then
+            return false;
+          end if;
+        end loop;
+      end loop;
+    end loop;
+    return true;
+  end
+  $fn$;
+
+  create or replace function cron.__check_schedule(schedule text) returns void
+  language plpgsql immutable set search_path = '' as $fn$
+  begin
+    if not cron.__schedule_is_valid(schedule) then
+      raise exception 'invalid schedule: %', schedule using errcode = '22023',
+        hint = 'Use cron format (e.g. 5 4 * * *), or interval format ''[1-59] seconds''';
+    end if;
+  end
+  $fn$;
+
+  -- Only jobs in the emulator's own database run; pg_cron can target others.
+  create or replace function cron.__check_database(database text) returns void
+  language plpgsql stable set search_path = '' as $fn$
+  begin
+    if database is not null and database <> current_database() then
+      raise exception 'the emulator''s pg_cron runs jobs in database "%" only', current_database()
+        using errcode = '0A000';
+    end if;
+  end
+  $fn$;
+
+  -- pg_cron ≥ 1.3: scheduling a name the caller already uses updates that job.
+  create or replace function cron.schedule(job_name text, schedule text, command text)
+  returns bigint language plpgsql set search_path = '' as $fn$
+  declare
+    id bigint;
+  begin
+    perform cron.__check_schedule(schedule);
+    insert into cron.job (schedule, command, jobname)
+    values (schedule, command, job_name)
+    on conflict on constraint jobname_username_uniq
+      do update set schedule = excluded.schedule, command = excluded.command
+    returning jobid into id;
+    return id;
+  end
+  $fn$;
+
+  create or replace function cron.schedule(schedule text, command text)
+  returns bigint language plpgsql set search_path = '' as $fn$
+  declare
+    id bigint;
+  begin
+    perform cron.__check_schedule(schedule);
+    insert into cron.job (schedule, command) values (schedule, command) returning jobid into id;
+    return id;
+  end
+  $fn$;
+
+  create or replace function cron.schedule_in_database(job_name text, schedule text, command text,
+      database text, username text default null, active boolean default true)
+  returns bigint language plpgsql set search_path = '' as $fn$
+  declare
+    id bigint;
+  begin
+    perform cron.__check_schedule(schedule);
+    perform cron.__check_database(database);
+    insert into cron.job (schedule, command, jobname, database, username, active)
+    values (schedule, command, job_name, database, coalesce(username, current_user), active)
+    on conflict on constraint jobname_username_uniq
+      do update set schedule = excluded.schedule, command = excluded.command,
+        database = excluded.database, active = excluded.active
+    returning jobid into id;
+    return id;
+  end
+  $fn$;
+
+  -- Unknown jobs are an error, in pg_cron's words (SQLSTATE XX000).
+  create or replace function cron.unschedule(job_id bigint)
+  returns boolean language plpgsql set search_path = '' as $fn$
+  begin
+    delete from cron.job where jobid = job_id;
+    if not found then
+      raise exception 'could not find valid entry for job %', job_id using errcode = 'XX000';
+    end if;
+    return true;
+  end
+  $fn$;
+
+  create or replace function cron.unschedule(job_name text)
+  returns boolean language plpgsql set search_path = '' as $fn$
+  begin
+    delete from cron.job where jobname = job_name and username = current_user;
+    if not found then
+      raise exception 'could not find valid entry for job ''%''', job_name using errcode = 'XX000';
+    end if;
+    return true;
+  end
+  $fn$;
+
+  create or replace function cron.alter_job(job_id bigint, schedule text default null,
+      command text default null, database text default null, username text default null,
+      active boolean default null)
+  returns void language plpgsql set search_path = '' as $fn$
+  begin
+    if schedule is not null then
+      perform cron.__check_schedule(schedule);
+    end if;
+    perform cron.__check_database(database);
+    update cron.job j set
+      schedule = coalesce(alter_job.schedule, j.schedule),
+      command = coalesce(alter_job.command, j.command),
+      database = coalesce(alter_job.database, j.database),
+      username = coalesce(alter_job.username, j.username),
+      active = coalesce(alter_job.active, j.active)
+    where j.jobid = job_id;
+    if not found then
+      raise exception 'could not find valid entry for job %', job_id using errcode = 'XX000';
+    end if;
+  end
+  $fn$;
+
+  -- Supabase: the schema and its tables are usable by postgres (docs, "pg_cron").
+  grant usage on schema cron to postgres;
+  grant all on all tables in schema cron to postgres;
+  grant all on all sequences in schema cron to postgres;
+  revoke all on all functions in schema cron from public;
+  grant execute on all functions in schema cron to postgres;
+end
+$cron$;
+
+-- pg_net 0.20: objects as in its sql/pg_net.sql; the worker is emulator/cron/net-worker.ts, woken
+-- by NOTIFY, which Postgres delivers only when the calling transaction commits.
+do $net$
+begin
+  if exists (select 1 from pg_available_extensions where name = 'pg_net') then
+    return;
+  end if;
+  create schema if not exists net;
+  if to_regtype('net.http_method') is null then
+    create domain net.http_method as text
+      check (value ilike 'get' or value ilike 'post' or value ilike 'delete');
+  end if;
+  create unlogged table if not exists net.http_request_queue (
+    id bigserial,
+    method net.http_method not null,
+    url text not null,
+    headers jsonb,
+    body bytea,
+    timeout_milliseconds int not null
+  );
+  create unlogged table if not exists net._http_response (
+    id bigint,
+    status_code integer,
+    content_type text,
+    headers jsonb,
+    content text,
+    timed_out bool,
+    error_msg text,
+    created timestamptz not null default now()
+  );
+  create index if not exists _http_response_created_idx on net._http_response (created);
+
+  -- curl_easy_escape: everything but unreserved characters is percent-encoded (UTF-8 bytes).
+  create or replace function net._urlencode_string(string varchar) returns text
+  language plpgsql immutable set search_path = '' as $fn$
+  declare
+    bytes bytea := convert_to(string, 'UTF8');
+    out text := '';
+    b int;
+    i int;
+  begin
+    for i in 0 .. length(bytes) - 1 loop
+      b := get_byte(bytes, i);
+      if chr(b) ~ '^[A-Za-z0-9._~-]$' and b < 128 then
+        out := out || chr(b);
+      else
+        out := out || '%' || upper(lpad(to_hex(b), 2, '0'));
+      end if;
+    end loop;
+    return out;
+  end
+  $fn$;
+
+  create or replace function net._encode_url_with_params_array(url text, params_array text[])
+  returns text language sql immutable set search_path = '' as $fn$
+    select case when coalesce(cardinality(params_array), 0) = 0 then url
+      else url || case when position('?' in url) > 0 then '&' else '?' end
+        || array_to_string(params_array, '&') end
+  $fn$;
+
+  create or replace function net.wake() returns void
+  language sql set search_path = '' as $fn$
+    select pg_notify('postbox_pg_net', '')
+  $fn$;
+
+  create or replace function net.http_get(url text, params jsonb default '{}'::jsonb,
+      headers jsonb default '{}'::jsonb, timeout_milliseconds int default 5000)
+  returns bigint language plpgsql security definer set search_path = '' as $fn$
+  declare
+    request_id bigint;
+    params_array text[];
+  begin
+    select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
+      into params_array from jsonb_each_text(params);
+    insert into net.http_request_queue (method, url, headers, timeout_milliseconds)
+    values ('GET', net._encode_url_with_params_array(url, params_array), headers,
+      timeout_milliseconds)
+    returning id into request_id;
+    perform net.wake();
+    return request_id;
+  end
+  $fn$;
+
+  create or replace function net.http_post(url text, body jsonb default '{}'::jsonb,
+      params jsonb default '{}'::jsonb,
+      headers jsonb default '{"Content-Type": "application/json"}'::jsonb,
+      timeout_milliseconds int default 5000)
+  returns bigint language plpgsql security definer set search_path = '' as $fn$
+  declare
+    request_id bigint;
+    params_array text[];
+    content_type text;
+  begin
+    select header_value into content_type
+      from jsonb_each_text(coalesce(headers, '{}'::jsonb)) r(header_name, header_value)
+      where lower(header_name) = 'content-type' limit 1;
+    if content_type is null then
+      headers := headers || '{"Content-Type": "application/json"}'::jsonb;
+    end if;
+    if content_type <> 'application/json' then
+      raise exception 'Content-Type header must be "application/json"';
+    end if;
+    select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
+      into params_array from jsonb_each_text(params);
+    insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+    values ('POST', net._encode_url_with_params_array(url, params_array), headers,
+      convert_to(body::text, 'UTF8'), timeout_milliseconds)
+    returning id into request_id;
+    perform net.wake();
+    return request_id;
+  end
+  $fn$;
+
+  create or replace function net.http_delete(url text, params jsonb default '{}'::jsonb,
+      headers jsonb default '{}'::jsonb, timeout_milliseconds int default 5000,
+      body jsonb default null)
+  returns bigint language plpgsql security definer set search_path = '' as $fn$
+  declare
+    request_id bigint;
+    params_array text[];
+  begin
+    select coalesce(array_agg(net._urlencode_string(key) || '=' || net._urlencode_string(value)), '{}')
+      into params_array from jsonb_each_text(params);
+    insert into net.http_request_queue (method, url, headers, body, timeout_milliseconds)
+    values ('DELETE', net._encode_url_with_params_array(url, params_array), headers,
+      convert_to(body::text, 'UTF8'), timeout_milliseconds)
+    returning id into request_id;
+    perform net.wake();
+    return request_id;
+  end
+  $fn$;
+
+  -- Supabase's grant_pg_net_access(): the API roles may call the request functions, which run
+  -- as their owner; the tables stay with postgres.
+  grant usage on schema net to postgres, anon, authenticated, service_role;
+  grant all on all tables in schema net to postgres;
+  grant all on all sequences in schema net to postgres;
+  revoke all on all functions in schema net from public;
+  grant execute on all functions in schema net to postgres, anon, authenticated, service_role;
+end
+$net$;
