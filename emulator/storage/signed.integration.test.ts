@@ -96,4 +96,12 @@ describe('storage signed URLs', () => {
     const misuse = await anon.from('private').uploadToSignedUrl('doc.txt', downloadToken, 'x');
     expect(misuse.error).toMatchObject({ statusCode: '400' });
   });
+
+  it('lets an upsert token overwrite, owned by the signer', async () => {
+    const signed = await storage.from('private').createSignedUploadUrl('doc.txt', { upsert: true });
+    const anon = client(emu, emu.keys.anon).storage;
+    const put = await anon.from('private').uploadToSignedUrl('doc.txt', signed.data!.token, 'new');
+    expect(put.error).toBeNull();
+    expect(await (await storage.from('private').download('doc.txt')).data!.text()).toBe('new');
+  });
 });
