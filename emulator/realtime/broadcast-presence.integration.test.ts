@@ -56,6 +56,27 @@ describe('broadcast', () => {
     await own.none();
   });
 
+  it('carries raw-byte payloads both ways (kind-3 in, kind-4 out) and httpSend octet-streams', async () => {
+    const inbox = await receiver(emu.keys.anon, 'bytes', 'blob');
+    const sender = make(emu.keys.anon).channel('bytes', { config: { broadcast: { ack: true } } });
+    await subscribed(sender);
+    const bytes = new Uint8Array([0, 1, 2, 250]).buffer;
+    expect(await sender.send({ type: 'broadcast', event: 'blob', payload: bytes })).toBe('ok');
+    const got = await inbox.next();
+    expect(got.event).toBe('blob');
+    expect([...new Uint8Array(got.payload as unknown as ArrayBuffer)]).toEqual([0, 1, 2, 250]);
+    expect(await sender.httpSend('blob', new Uint8Array([7, 8]).buffer)).toEqual({ success: true });
+    expect([...new Uint8Array((await inbox.next()).payload as unknown as ArrayBuffer)]).toEqual([
+      7, 8,
+    ]);
+  });
+
+  it('unsubscribes with ok', async () => {
+    const channel = make(emu.keys.publishable).channel('leaving');
+    await subscribed(channel);
+    expect(await channel.unsubscribe()).toBe('ok');
+  });
+
   it('accepts REST broadcasts with 202 and delivers them', async () => {
     const inbox = await receiver(emu.keys.anon, 'rest-room');
     const res = await fetch(`${emu.url}/realtime/v1/api/broadcast`, {

@@ -22,6 +22,7 @@ const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
 const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 /** How often publication membership and catalogue caches are refreshed while anyone listens. */
 const REFRESH_MS = 1000;
+const PURGE_EVERY = 30;
 
 const pick = (record: Record<string, unknown> | null, allowed: Set<string>) =>
   Object.fromEntries(Object.entries(record ?? {}).filter(([k]) => allowed.has(k)));
@@ -31,6 +32,7 @@ export class ChangeFeed {
   private queue: Promise<void> = Promise.resolve();
   private reconciling: Promise<void> = Promise.resolve();
   private ticking = false;
+  private ticks = 0;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
 
@@ -55,8 +57,10 @@ export class ChangeFeed {
       if (this.ticking) return;
       this.ticking = true;
       this.catalog.clear();
+      // Leftover oversized changes are rare; sweep them every PURGE_EVERY ticks only.
+      const purge = ++this.ticks % PURGE_EVERY === 0;
       this.reconcile()
-        .then(() => this.db.query(SQL['purge-changes']))
+        .then(() => (purge ? this.db.query(SQL['purge-changes']) : undefined))
         .catch((err) => this.log('[realtime] publication refresh failed', err))
         .finally(() => (this.ticking = false));
     }, REFRESH_MS);
