@@ -1,6 +1,6 @@
 // Object bytes on disk: `<root>/<bucket>/<key>/<version>`, as supabase/storage's file backend lays them out.
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
+import { createReadStream, createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { copyFile, mkdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
@@ -50,6 +50,8 @@ function segment(part: string): string {
 export function createFileStore(dir: string | null): FileStore {
   const root = dir ?? mkdtempSync(join(tmpdir(), 'postbox-storage-'));
   const tmp = join(root, '.tmp');
+  // Half-written uploads of a previous run that stopped mid-request are never referenced by a row.
+  rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
 
   const pathOf = ({ bucket, key, version }: ObjectRef) => {
