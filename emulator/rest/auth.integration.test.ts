@@ -142,6 +142,19 @@ describe('JWT errors', () => {
     }
   });
 
+  it('refuses roles the API may not switch to (PostgREST runs as authenticator)', async () => {
+    const res = await call(
+      await new SignJWT({ role: 'postgres' })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(f.emu.keys.jwtSecret)),
+    );
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({
+      code: '42501',
+      message: 'permission denied to set role "postgres"',
+    });
+  });
+
   it('answers 401 for a role that does not exist', async () => {
     const res = await call(
       await new SignJWT({ role: 'nobody' })

@@ -61,6 +61,16 @@ export async function applyContext(tx: Queryable, opts: ContextOptions): Promise
   const searchPath = [opts.schema, ...opts.extraSearchPath.filter((s) => s !== opts.schema)]
     .map((s) => `"${s.replace(/"/g, '""')}"`)
     .join(', ');
+  // PostgREST connects as `authenticator` and can only switch to roles it is a member of; the
+  // emulator connects as a superuser, so that limit is checked here (Postgres's own 42501 text).
+  const { rows } = await tx.query<{ allowed: boolean | null }>(
+    `select case when exists (select 1 from pg_roles where rolname = $1)
+      then pg_has_role('authenticator', $1, 'member') end as allowed`,
+    [opts.caller.role],
+  );
+  if (rows[0]?.allowed === false) {
+    throw new RestError(403, '42501', `permission denied to set role "${opts.caller.role}"`);
+  }
   // set_config('role', …) is SET LOCAL ROLE; an unknown role fails with 22023 (→ 401).
   await tx.query(
     `select set_config('search_path', $1, true), set_config('role', $2, true),
