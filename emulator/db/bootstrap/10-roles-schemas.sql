@@ -89,8 +89,12 @@ end $$;
 -- `postgres`'s search_path as on hosted, for this database only (the server may be shared).
 do $$
 begin
-  execute format('alter role postgres in database %I set search_path = "$user", public, extensions',
-    current_database());
+  if not exists (select 1 from pg_db_role_setting s join pg_database d on d.oid = s.setdatabase
+      where d.datname = current_database() and s.setrole = 'postgres'::regrole
+        and 'search_path="$user", public, extensions' = any (s.setconfig)) then
+    execute format('alter role postgres in database %I set search_path = "$user", public, extensions',
+      current_database());
+  end if;
 end $$;
 set search_path = "$user", public, extensions;
 
