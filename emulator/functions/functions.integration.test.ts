@@ -287,6 +287,8 @@ describe('environment', () => {
       POSTBOX_SMTP_PORT: String(emu.mail!.smtpPort),
       POSTBOX_INTERNAL_FUNCTION_BOOT: null,
       AWS_SECRET_ACCESS_KEY: null,
+      HOME: null,
+      PATH: null,
     });
   });
 

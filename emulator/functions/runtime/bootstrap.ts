@@ -38,8 +38,9 @@ if (!boot) {
   console.error(`bootstrap: ${BOOT_VARIABLE} is not set`);
   Deno.exit(70);
 }
-// The function must not see the emulator's plumbing.
-Deno.env.delete(BOOT_VARIABLE);
+// The function must not see the emulator's plumbing, nor the host's HOME and PATH (the CLI strips
+// them too; Deno has already located its cache, and functions cannot run programs anyway).
+for (const name of [BOOT_VARIABLE, 'HOME', 'PATH']) Deno.env.delete(name);
 
 // The parent holds our stdin open; EOF means the emulator is gone (even killed with SIGKILL), so go too.
 void (async () => {
