@@ -1,3 +1,4 @@
+// Unit tests: the environment a function process gets.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

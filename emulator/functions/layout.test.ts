@@ -1,3 +1,4 @@
+// Unit tests: which Deno configuration a function runs with.
 import { describe, expect, it } from 'vitest';
 import { denoConfigArgs } from './layout.js';
 

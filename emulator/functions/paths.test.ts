@@ -1,3 +1,4 @@
+// Unit tests: routing /functions/v1 URLs to functions, and the accepted methods.
 import { describe, expect, it } from 'vitest';
 import { isAllowedMethod, routeFunction } from './paths.js';
 

@@ -1,3 +1,4 @@
+// Unit tests: the verify_jwt decision and its 401 reasons.
 import { describe, expect, it } from 'vitest';
 import { KEYS, signJwt } from '../keys.js';
 import { checkFunctionAuthorization } from './verify.js';

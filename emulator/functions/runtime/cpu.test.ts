@@ -1,3 +1,4 @@
+// Unit tests: reading process CPU time and sharing it among requests.
 import { describe, expect, it } from 'vitest';
 import { CpuBudget, cpuMsFromStat, processCpuMs } from './cpu.js';
 

@@ -1,3 +1,4 @@
+// Unit tests: which functions a file change reloads.
 import { describe, expect, it } from 'vitest';
 import { affectedFunctions } from './watch.js';
 
