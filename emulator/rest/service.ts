@@ -4,6 +4,7 @@ import type { Db } from '../db/types.js';
 import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
+import { parsePayload } from './payload.js';
 import { parsePrefer } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
@@ -29,23 +30,6 @@ const CACHE_MISSES = new Set(['PGRST200', 'PGRST202', 'PGRST204', 'PGRST205']);
 /** Carries a finished response out of a transaction that must roll back (`Prefer: tx=rollback`). */
 class Rollback {
   constructor(readonly response: Response) {}
-}
-
-async function readPayload(req: Request): Promise<unknown> {
-  const text = await req.text();
-  const type = (req.headers.get('content-type') ?? 'application/json')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase();
-  if (type !== 'application/json' && type !== '' && !type.endsWith('+json')) {
-    throw new RestError(415, 'PGRST107', `The request's Content-Type is not acceptable: ${type}`);
-  }
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new RestError(400, 'PGRST102', 'Empty or invalid json', (err as Error).message);
-  }
 }
 
 export function createRestService({
@@ -164,7 +148,11 @@ export function createRestService({
       try {
         caller = await callerFromRequest(req);
         const payload = ['POST', 'PATCH', 'PUT'].includes(req.method)
-          ? await readPayload(req)
+          ? parsePayload(
+              await req.text(),
+              req.headers.get('content-type'),
+              /^\/rest\/v1\/rpc\//.test(url.pathname),
+            )
           : undefined;
         let cache = await store.get();
         try {

@@ -108,6 +108,28 @@ describe('insert', () => {
     });
   });
 
+  it('accepts CSV and form-urlencoded bodies', async () => {
+    const csv = await f.rest('/items?select=sku,name,qty', {
+      method: 'POST',
+      body: 'sku,name,qty\ncsv1,"a, b",2\ncsv2,NULL,3',
+      headers: { 'Content-Type': 'text/csv', Prefer: 'return=representation' },
+    });
+    expect(csv.status).toBe(201);
+    expect(await csv.json()).toEqual([
+      { sku: 'csv1', name: 'a, b', qty: 2 },
+      { sku: 'csv2', name: null, qty: 3 },
+    ]);
+    const form = await f.rest('/items?select=sku,qty', {
+      method: 'POST',
+      body: 'sku=form&qty=4',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Prefer: 'return=representation',
+      },
+    });
+    expect(await form.json()).toEqual([{ sku: 'form', qty: 4 }]);
+  });
+
   it('sends headers-only with a Location', async () => {
     const res = await f.rest('/items', {
       method: 'POST',
