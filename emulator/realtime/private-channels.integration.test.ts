@@ -121,6 +121,25 @@ describe('private channels', () => {
     expect((await inbox.next()).payload).toMatchObject({ level: 'high' });
   });
 
+  it('replays the newest stored broadcasts since a time on join, marked replayed', async () => {
+    const since = Date.now() - 60_000;
+    for (const n of [1, 2, 3]) {
+      await emu.db.query(`select realtime.send($1::jsonb, 'note', 'history')`, [
+        JSON.stringify({ n }),
+      ]);
+    }
+    const inbox = new Inbox<Broadcast & { meta?: { replayed?: boolean; id?: string } }>();
+    const channel = (await as(null, emu.keys.secret))
+      .channel('history', { config: { private: true, broadcast: { replay: { since, limit: 2 } } } })
+      .on('broadcast', { event: 'note' }, (m) => inbox.push(m as never));
+    await subscribed(channel);
+    const first = await inbox.next();
+    const second = await inbox.next();
+    expect([first.payload.n, second.payload.n]).toEqual([2, 3]);
+    expect(first.meta).toEqual({ replayed: true, id: first.payload.id });
+    await inbox.none();
+  });
+
   it('authorises private REST broadcasts by the INSERT policy', async () => {
     const name = `room:${alice}`;
     const inbox = new Inbox<Broadcast>();

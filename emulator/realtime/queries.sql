@@ -94,3 +94,17 @@ values ($1, $2, 'probe', '{}'::jsonb, true);
 select to_regclass('realtime.messages') is not null as present,
   exists (select 1 from pg_catalog.pg_trigger
     where tgrelid = to_regclass('realtime.messages') and tgname = '_realtime_message') as watched;
+
+-- name: replay-messages
+-- Broadcast replay (private channels): $1 topic, $2 since (epoch ms), $3 limit → the newest
+-- $3 broadcast rows of the topic since then, oldest first.
+select id, event, payload
+from (
+  select id, event, payload, inserted_at
+  from realtime.messages
+  where topic = $1 and private is true and extension = 'broadcast' and event is not null
+    and inserted_at >= to_timestamp($2::float8 / 1000)
+  order by inserted_at desc
+  limit $3
+) recent
+order by inserted_at;

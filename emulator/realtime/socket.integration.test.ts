@@ -222,15 +222,15 @@ describe('vsn 2.0.0', () => {
   });
 });
 
-describe('features the emulator does not have fail loudly', () => {
-  it('refuses broadcast replay at join and bindings it cannot honour with a system error', async () => {
+describe('requests the server cannot honour fail loudly', () => {
+  it('refuses replay on public channels at join, and bindings it cannot honour with a system error', async () => {
     const s = await RawSocket.open(emu, `apikey=${emu.keys.secret}&vsn=2.0.0`);
     s.send([
       '1',
       '1',
       'realtime:r',
       'phx_join',
-      { config: { private: true, broadcast: { replay: { since: 0 } } } },
+      { config: { private: false, broadcast: { replay: { since: 0 } } } },
     ]);
     expect(await s.inbox.next(isReply('1'))).toEqual([
       '1',
@@ -239,7 +239,7 @@ describe('features the emulator does not have fail loudly', () => {
       'phx_reply',
       {
         status: 'error',
-        response: { reason: 'broadcast replay is not implemented by the emulator' },
+        response: { reason: 'Broadcast replay is only available on private channels' },
       },
     ]);
     const config = {

@@ -19,6 +19,7 @@ const NAMES = [
   'probe-read',
   'probe-write',
   'messages-table',
+  'replay-messages',
 ] as const;
 
 export type QueryName = (typeof NAMES)[number];
