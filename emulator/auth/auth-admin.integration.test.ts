@@ -1,7 +1,7 @@
 // The admin users API, invite and generate_link: service role only, with both key styles.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
-import { authFetch, client, latestMail, linkIn, uniqueEmail } from './test-kit.js';
+import { authFetch, client, mailFor, linkIn, uniqueEmail } from './test-kit.js';
 
 let emu: RunningEmulator;
 
@@ -165,7 +165,7 @@ describe('listing and invitations', () => {
     expect(error).toBeNull();
     expect(data.user!.invited_at).toBeTruthy();
     expect(data.user!.user_metadata).toEqual({ team: 'blue' });
-    const mail = await latestMail(emu, email);
+    const mail = await mailFor(emu, email);
     expect(mail.subject).toBe('You have been invited');
     const res = await fetch(linkIn(mail), { redirect: 'manual' });
     const location = res.headers.get('location')!;

@@ -6,12 +6,11 @@ import {
   client,
   codeIn,
   decodeJwt,
-  latestMail,
+  mailFor,
   linkIn,
   mailCount,
   startWithConfig,
   uniqueEmail,
-  type CaughtMail,
 } from './test-kit.js';
 
 const CONFIG = `
@@ -83,7 +82,7 @@ describe('sign-up with confirmations', () => {
     });
     expect(login.error!.code).toBe('email_not_confirmed');
 
-    const mail = await latestMail(emu, email);
+    const mail = await mailFor(emu, email);
     expect(mail.subject).toBe('Confirm Your Signup');
     expect(mail.from[0]).toEqual({ address: 'noreply@postbox.local', name: 'Postbox' });
     const link = linkIn(mail);
@@ -172,7 +171,7 @@ describe('sign-up with confirmations', () => {
       password: 'secret123',
       options: { emailRedirectTo: 'https://evil.example.org/steal' },
     });
-    const res = await fetch(linkIn(await latestMail(emu, evil)), { redirect: 'manual' });
+    const res = await fetch(linkIn(await mailFor(emu, evil)), { redirect: 'manual' });
     expect(res.headers.get('location')!.startsWith('http://127.0.0.1:3000#access_token=')).toBe(
       true,
     );
@@ -183,7 +182,7 @@ describe('sign-up with confirmations', () => {
       password: 'secret123',
       options: { emailRedirectTo: 'https://app.example.com/deep/path' },
     });
-    const ok = await fetch(linkIn(await latestMail(emu, good)), { redirect: 'manual' });
+    const ok = await fetch(linkIn(await mailFor(emu, good)), { redirect: 'manual' });
     expect(ok.headers.get('location')!.startsWith('https://app.example.com/deep/path#')).toBe(true);
   });
 });
@@ -194,7 +193,7 @@ describe('one-time passwords and magic links', () => {
     const sb = client(emu, emu.keys.publishable);
     const sent = await sb.auth.signInWithOtp({ email, options: { data: { full_name: 'Otto' } } });
     expect(sent.error).toBeNull();
-    const code = codeIn(await latestMail(emu, email));
+    const code = codeIn(await mailFor(emu, email));
     expect(code).toMatch(/^\d{6}$/);
     const { data, error } = await sb.auth.verifyOtp({ email, token: code, type: 'email' });
     expect(error).toBeNull();
@@ -215,7 +214,7 @@ describe('one-time passwords and magic links', () => {
       email,
       options: { emailRedirectTo: 'http://127.0.0.1:3000/in', shouldCreateUser: false },
     });
-    const mail = await latestMail(emu, email);
+    const mail = await mailFor(emu, email);
     expect(mail.subject).toBe('Your Magic Link');
     const res = await fetch(linkIn(mail), { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -240,7 +239,7 @@ describe('one-time passwords and magic links', () => {
       email,
       options: { emailRedirectTo: 'http://127.0.0.1:3000/cb' },
     });
-    const link = linkIn(await latestMail(emu, email));
+    const link = linkIn(await mailFor(emu, email));
     expect(new URL(link).searchParams.get('token')!.startsWith('pkce_')).toBe(true);
     const res = await fetch(link, { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -265,7 +264,7 @@ describe('one-time passwords and magic links', () => {
     const email = uniqueEmail('pkce-signup');
     const sb = client(emu, emu.keys.publishable, 'pkce');
     await sb.auth.signUp({ email, password: 'secret123' });
-    const signupLink = linkIn(await latestMail(emu, email));
+    const signupLink = linkIn(await mailFor(emu, email));
     expect(new URL(signupLink).searchParams.get('type')).toBe('signup');
     const first = await fetch(signupLink, { redirect: 'manual' });
     const code = new URL(first.headers.get('location')!).searchParams.get('code')!;
@@ -277,12 +276,9 @@ describe('one-time passwords and magic links', () => {
 
     const other = client(emu, emu.keys.publishable, 'pkce');
     await other.auth.resetPasswordForEmail(email, { redirectTo: 'http://127.0.0.1:3000/reset' });
-    const mails = (await (await fetch(`${emu.mail!.url}/api/email`)).json()) as CaughtMail[];
-    const reset = mails.filter(
-      (m) => m.to[0]?.address === email && m.subject === 'Reset Your Password',
-    );
-    expect(reset).toHaveLength(1);
-    const res = await fetch(linkIn(reset[0]!), { redirect: 'manual' });
+    const reset = await mailFor(emu, email, 2);
+    expect(reset.subject).toBe('Reset Your Password');
+    const res = await fetch(linkIn(reset), { redirect: 'manual' });
     const location = new URL(res.headers.get('location')!);
     expect(location.origin + location.pathname).toBe('http://127.0.0.1:3000/reset');
     const recovered = await other.auth.exchangeCodeForSession(location.searchParams.get('code')!);
@@ -297,7 +293,7 @@ describe('one-time passwords and magic links', () => {
     const email = uniqueEmail('pkcebad');
     const sb = client(emu, emu.keys.anon, 'pkce');
     await sb.auth.signInWithOtp({ email });
-    const res = await fetch(linkIn(await latestMail(emu, email)), { redirect: 'manual' });
+    const res = await fetch(linkIn(await mailFor(emu, email)), { redirect: 'manual' });
     const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
     const bad = await authFetch(emu, '/token?grant_type=pkce', {
       method: 'POST',
@@ -321,7 +317,7 @@ describe('recovery, resend and anonymous users', () => {
       redirectTo: 'http://127.0.0.1:3000/reset',
     });
     expect(sent.error).toBeNull();
-    const mail = await latestMail(emu, email);
+    const mail = await mailFor(emu, email);
     expect(mail.subject).toBe('Reset Your Password');
     const link = new URL(linkIn(mail));
     expect(link.searchParams.get('type')).toBe('recovery');
@@ -347,7 +343,7 @@ describe('recovery, resend and anonymous users', () => {
     const email = uniqueEmail('resend');
     const sb = client(emu, emu.keys.anon);
     await sb.auth.signUp({ email, password: 'secret123' });
-    await latestMail(emu, email);
+    await mailFor(emu, email);
     const { error } = await sb.auth.resend({ type: 'signup', email });
     expect(error).toBeNull();
     for (let i = 0; i < 30 && (await mailCount(emu, email)) < 2; i++) {
@@ -384,7 +380,7 @@ describe('recovery, resend and anonymous users', () => {
     expect(error).toBeNull();
     expect(data.user!.email).toBe(email);
     expect(data.user!.new_email).toBe(next);
-    const mail = await latestMail(emu, next);
+    const mail = await mailFor(emu, next);
     expect(mail.subject).toBe('Confirm Email Change');
     const res = await fetch(linkIn(mail), { redirect: 'manual' });
     const location = res.headers.get('location')!;
@@ -410,7 +406,7 @@ describe('recovery, resend and anonymous users', () => {
     expect(noEmail.error!.status).toBe(422);
     const email = uniqueEmail('anon-upgrade');
     expect((await sb.auth.updateUser({ email })).error).toBeNull();
-    const code = codeIn(await latestMail(emu, email));
+    const code = codeIn(await mailFor(emu, email));
     const { data, error } = await sb.auth.verifyOtp({ email, token: code, type: 'email_change' });
     expect(error).toBeNull();
     expect(data.user!.email).toBe(email);

@@ -1,7 +1,7 @@
 // Auth with the CLI's local defaults (autoconfirm): signUp, passwords, refresh rotation, /user, logout, errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
-import { authFetch, client, codeIn, decodeJwt, latestMail, uniqueEmail } from './test-kit.js';
+import { authFetch, client, codeIn, decodeJwt, mailFor, uniqueEmail } from './test-kit.js';
 
 let emu: RunningEmulator;
 
@@ -223,7 +223,7 @@ describe('one-time passwords with autoconfirm', () => {
     const email = uniqueEmail('otp-auto');
     const sb = client(emu, emu.keys.anon);
     expect((await sb.auth.signInWithOtp({ email })).error).toBeNull();
-    const mail = await latestMail(emu, email);
+    const mail = await mailFor(emu, email);
     expect(mail.subject).toBe('Your Magic Link');
     const { data, error } = await sb.auth.verifyOtp({ email, token: codeIn(mail), type: 'email' });
     expect(error).toBeNull();

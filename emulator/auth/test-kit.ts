@@ -46,16 +46,19 @@ export interface CaughtMail {
   from: Array<{ address: string; name: string }>;
 }
 
-/** The newest email MailDev caught for `to`, waiting briefly for delivery. */
-export async function latestMail(emu: RunningEmulator, to: string): Promise<CaughtMail> {
+/**
+ * The `nth` (1-based) email MailDev caught for `to`, waiting briefly for delivery; by default the
+ * first. Tests ask for the 2nd, 3rd… when an address gets several, so none races the catcher.
+ */
+export async function mailFor(emu: RunningEmulator, to: string, nth = 1): Promise<CaughtMail> {
   for (let i = 0; i < 50; i++) {
     const res = await fetch(`${emu.mail!.url}/api/email`);
     const all = (await res.json()) as CaughtMail[];
     const mine = all.filter((m) => m.to.some((t) => t.address === to));
-    if (mine.length) return mine[mine.length - 1]!;
+    if (mine.length >= nth) return mine[nth - 1]!;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`no mail for ${to}`);
+  throw new Error(`no mail #${nth} for ${to}`);
 }
 
 export async function mailCount(emu: RunningEmulator, to: string): Promise<number> {
