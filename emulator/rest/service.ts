@@ -1,6 +1,6 @@
 // The REST service (`/rest/v1`): routing, caller, profile, one transaction per request, one error handler.
 import type { ProjectConfig } from '../config.js';
-import type { Db } from '../db/types.js';
+import type { Db, Queryable } from '../db/types.js';
 import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
@@ -76,9 +76,7 @@ export function createRestService({
     }
     const shape = negotiate(req.headers.get('accept'));
     const readOnly = method === 'GET' || method === 'HEAD';
-    const inTransaction = async (
-      fn: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<Response>,
-    ) => {
+    const inTransaction = async (fn: (tx: Queryable) => Promise<Response>) => {
       try {
         return await db.transaction(async (tx) => {
           await applyContext(tx, {
