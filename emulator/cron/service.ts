@@ -33,7 +33,14 @@ export function createCronService(opts: CronServiceOptions): CronService {
                 to_regclass('net.http_request_queue') is not null
                   and not exists (select 1 from pg_extension where extname = 'pg_net') as net`,
       );
-      if (rows[0]?.cron) scheduler = startCronScheduler(opts);
+      if (rows[0]?.cron) {
+        // As pg_cron's launcher does at start: runs cut short by a stop or crash are failed.
+        await opts.db.query(
+          `update cron.job_run_details set status = 'failed', return_message = 'server restarted'
+           where status in ('starting', 'running')`,
+        );
+        scheduler = startCronScheduler(opts);
+      }
       if (rows[0]?.net) worker = startNetWorker(opts);
     },
     async stop() {
