@@ -205,6 +205,21 @@ describe('errors', () => {
     expect(((await sso.json()) as { message: string }).message).toContain('SAML');
   });
 
+  it('a garbage X-Forwarded-For does not break sign-in', async () => {
+    const email = uniqueEmail('xff');
+    await client(emu, emu.keys.anon).auth.signUp({ email, password: 'secret123' });
+    const res = await fetch(`${emu.url}/auth/v1/token?grant_type=password`, {
+      method: 'POST',
+      headers: {
+        apikey: emu.keys.anon,
+        'Content-Type': 'application/json',
+        'X-Forwarded-For': 'not-an-ip, 10.0.0.1',
+      },
+      body: JSON.stringify({ email, password: 'secret123' }),
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('settings and health answer', async () => {
     const settings = await authFetch(emu, '/settings');
     expect(await settings.json()).toMatchObject({

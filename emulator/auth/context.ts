@@ -1,4 +1,5 @@
 // What every auth handler receives: database, settings, mailer, and request helpers.
+import { isIP } from 'node:net';
 import type { AuthSettings } from '../config.js';
 import type { Db } from '../db/types.js';
 import type { GatewayContext } from '../gateway/types.js';
@@ -58,12 +59,10 @@ export function obj(value: unknown): Record<string, unknown> | undefined {
 
 export function clientInfo(r: AuthRequest): ClientInfo {
   const forwarded = r.req.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  const ip = forwarded || r.gateway.remoteAddress || null;
-  return {
-    userAgent: r.req.headers.get('user-agent'),
-    // Strip an IPv4-mapped prefix so the value fits `inet` the same way on both backends.
-    ip: ip ? ip.replace(/^::ffff:/, '') : null,
-  };
+  // Strip an IPv4-mapped prefix so the value fits `inet` the same way on both backends, and
+  // drop anything that is not an address (the header is client-controlled).
+  const ip = (forwarded || r.gateway.remoteAddress || '').replace(/^::ffff:/, '');
+  return { userAgent: r.req.headers.get('user-agent'), ip: isIP(ip) ? ip : null };
 }
 
 /** `redirect_to` travels as a query parameter from supabase-js; some callers put it in the body. */
