@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
+import { bootstrapPlatform } from './bootstrap.js';
 
 const BOOTSTRAP_DIR = fileURLToPath(new URL('./bootstrap/', import.meta.url));
 // auth.users comes from the Auth engineer's 20-auth.sql; its statements wait for it.
@@ -353,5 +354,25 @@ describe('schema cache notifications', () => {
     } finally {
       await stop();
     }
+  });
+});
+
+describe('platform bootstrap', () => {
+  it('names the file and the Postgres error when a step fails', async () => {
+    await expect(
+      bootstrapPlatform(emu.db, [
+        { file: '99-broken.sql', sql: 'select no_such_column from pg_roles' },
+      ]),
+    ).rejects.toThrow(
+      'platform bootstrap 99-broken.sql failed: column "no_such_column" does not exist [SQLSTATE 42703]',
+    );
+  });
+
+  it('can run again on a bootstrapped database (it runs on every start)', async () => {
+    await bootstrapPlatform(emu.db);
+    const { rows } = await client.query(
+      "select count(*)::int as n from pg_publication_tables where pubname = 'supabase_realtime'",
+    );
+    expect(rows).toEqual([{ n: 1 }]);
   });
 });
