@@ -164,6 +164,8 @@ export class Connection implements Outlet {
       canWrite,
     };
     const problems = bindings.length ? await this.deps.cdc.prepare(sub, raw) : [];
+    // The socket may have gone while the join awaited the database: add nothing that would leak.
+    if (this.ws.readyState !== this.ws.OPEN) return;
     this.channels.set(msg.topic, sub);
     this.deps.hub.add(sub);
     this.scheduleExpiry(sub);
