@@ -202,6 +202,19 @@ describe('pg_cron stand-in', () => {
     await client.query(`select cron.unschedule('mark')`);
   });
 
+  it('runs a lone VACUUM outside a transaction block, as pg_cron sends it', async () => {
+    await client.query(`select cron.schedule('vacuum', '1 seconds', 'vacuum public.ticks')`);
+    const row = await waitFor('a vacuum run', async () => {
+      const { rows } = await client.query(
+        `select d.status, d.return_message from cron.job_run_details d join cron.job j using (jobid)
+          where j.jobname = 'vacuum' and d.status <> 'running' limit 1`,
+      );
+      return rows[0];
+    });
+    await client.query(`select cron.unschedule('vacuum')`);
+    expect(row).toEqual({ status: 'succeeded', return_message: 'VACUUM' });
+  });
+
   it('never runs a job while its previous run is still active', async () => {
     await client.query(`select cron.schedule('slow', '1 seconds', 'select pg_sleep(1.5)')`);
     const runs = await waitFor('three finished slow runs', async () => {
