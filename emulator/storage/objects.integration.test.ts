@@ -102,6 +102,15 @@ describe('storage uploads', () => {
       .upload('x.png', new Blob(['png'], { type: 'image/png' }));
     expect(wildcard.error).toBeNull();
 
+    const form = new FormData();
+    form.append('', new Blob([new Uint8Array(2 * 1024 * 1024)], { type: 'image/png' }));
+    const hugeForm = await fetch(`${base()}/object/limited/huge.png`, {
+      method: 'POST',
+      headers: auth(),
+      body: form,
+    });
+    expect(await hugeForm.json()).toMatchObject({ statusCode: '413', code: 'EntityTooLarge' });
+
     const res = await fetch(`${base()}/object/limited/big.csv`, {
       method: 'POST',
       headers: { ...auth(), 'content-type': 'text/csv' },

@@ -14,7 +14,7 @@ import { ERRORS } from './errors.js';
 import { isoTime, mustBeValidKey } from './limits.js';
 import { json, readJson, type RouteArgs, type RouteHandler } from './route.js';
 import { SQL } from './sql.js';
-import { readUploadBody, storeObject } from './upload.js';
+import { readUploadBody, storeObject, uploadLimit } from './upload.js';
 
 /** Reads one object row as the caller (SELECT policy), or elevated when `caller` is null. */
 export async function findObject(
@@ -52,7 +52,7 @@ export const uploadObject: RouteHandler = async ({ req, params, deps }) => {
   const key = params.key;
   mustBeValidKey(key);
   const bucket = await findBucket(deps.db, params.bucket!);
-  const upload = await readUploadBody(req);
+  const upload = await readUploadBody(req, uploadLimit(bucket, key, deps.fileSizeLimit));
   // PUT is an upsert upstream (updateObject route passes isUpsert: true).
   const isUpdate = req.method === 'PUT';
   const stored = await storeObject({

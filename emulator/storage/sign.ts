@@ -10,7 +10,7 @@ import { findObject } from './objects.js';
 import { transformSegments, parseTransformOptions, renderImage } from './render.js';
 import { json, optionalInteger, readJson, type RouteHandler } from './route.js';
 import { SQL } from './sql.js';
-import { readUploadBody, storeObject } from './upload.js';
+import { readUploadBody, storeObject, uploadLimit } from './upload.js';
 
 /** Hosted signed upload URLs are valid for two hours. */
 const UPLOAD_URL_EXPIRY = 7200;
@@ -190,7 +190,7 @@ export const uploadToSignedUrl: RouteHandler = async ({ req, url, params, deps }
   const key = params.key!;
   const claims = await verifySignedUrl(url, bucketId, key, 'upload');
   const bucket = await findBucket(deps.db, bucketId);
-  const upload = await readUploadBody(req);
+  const upload = await readUploadBody(req, uploadLimit(bucket, key, deps.fileSizeLimit));
   const stored = await storeObject({
     db: deps.db,
     files: deps.files,

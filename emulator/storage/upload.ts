@@ -19,6 +19,17 @@ export interface UploadBody {
   declaredLength: number | null;
 }
 
+/**
+ * Reads and discards a refused body, so the client sees the error instead of a reset
+ * connection (cancelling would destroy the socket under a keep-alive client).
+ */
+async function drain(body: ReadableStream<Uint8Array>): Promise<void> {
+  const reader = body.getReader();
+  while (!(await reader.read()).done) {
+    // discard
+  }
+}
+
 /** Upstream parseUserMetadata: base64 JSON in `x-metadata`; bad values are a 400. */
 function parseUserMetadata(header: string): Record<string, unknown> {
   if (Buffer.byteLength(header) > MAX_USER_METADATA) throw ERRORS.entityTooLarge('user_metadata');
@@ -38,9 +49,16 @@ function parseUserMetadata(header: string): Record<string, unknown> {
  * names it ""), `cacheControl` becomes `max-age=<n>`, `metadata` is JSON and `contentType`
  * overrides the part's type; a raw body takes Content-Type, Cache-Control and x-metadata.
  */
-export async function readUploadBody(req: Request): Promise<UploadBody> {
+export async function readUploadBody(req: Request, maxBytes = Infinity): Promise<UploadBody> {
   const contentType = req.headers.get('content-type') ?? '';
   if (contentType.startsWith('multipart/form-data')) {
+    // The form is parsed in memory, so a body that cannot hold a file within the limit (plus
+    // room for the ≤ 1 MiB metadata field and boundaries) is refused before it is read.
+    const length = Number(req.headers.get('content-length'));
+    if (Number.isFinite(length) && length > maxBytes + MAX_USER_METADATA + 64 * 1024) {
+      if (req.body) await drain(req.body);
+      throw ERRORS.entityTooLarge();
+    }
     let form: FormData;
     try {
       form = await req.formData();
@@ -93,6 +111,18 @@ export async function readUploadBody(req: Request): Promise<UploadBody> {
   };
 }
 
+/** Bytes an upload to this key may have: the bucket's limit under the global one; 0 for placeholders. */
+export function uploadLimit(
+  bucket: { file_size_limit: string | null },
+  key: string,
+  globalLimit: number,
+): number {
+  // An ".emptyFolderPlaceholder" may only be empty (upstream isEmptyFolder).
+  if (key.endsWith('.emptyFolderPlaceholder')) return 0;
+  const bucketLimit = bucket.file_size_limit === null ? null : Number(bucket.file_size_limit);
+  return bucketLimit ? Math.min(bucketLimit, globalLimit) : globalLimit;
+}
+
 export interface StoreObjectOptions {
   db: Db;
   files: FileStore;
@@ -119,16 +149,14 @@ export interface StoredObject {
  */
 export async function storeObject(opts: StoreObjectOptions): Promise<StoredObject> {
   const { db, files, bucket, key, upload } = opts;
-  const bucketLimit = bucket.file_size_limit === null ? null : Number(bucket.file_size_limit);
-  const maxBytes = bucketLimit ? Math.min(bucketLimit, opts.globalLimit) : opts.globalLimit;
-  // An ".emptyFolderPlaceholder" skips the mime check and may only be empty (upstream isEmptyFolder).
+  // An ".emptyFolderPlaceholder" skips the mime check (upstream isEmptyFolder).
   const placeholder = key.endsWith('.emptyFolderPlaceholder');
   if (!placeholder && bucket.allowed_mime_types?.length) {
     validateMimeType(upload.mimeType, bucket.allowed_mime_types);
   }
-  const limit = placeholder ? 0 : maxBytes;
+  const limit = uploadLimit(bucket, key, opts.globalLimit);
   if (upload.declaredLength !== null && upload.declaredLength > limit) {
-    await (upload.body instanceof Uint8Array ? undefined : upload.body.cancel());
+    if (!(upload.body instanceof Uint8Array)) await drain(upload.body);
     throw ERRORS.entityTooLarge();
   }
   const stored: StoredFile = await files.writeTemp(upload.body, limit);
