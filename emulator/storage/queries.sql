@@ -104,9 +104,11 @@ returning id, bucket_id, name, owner, owner_id, version, metadata, user_metadata
 
 -- name: move-object
 -- $1 source bucket, $2 source name, $3 destination bucket, $4 destination name, $5 owner uuid,
--- $6 owner_id, $7 new version. As the caller (SELECT + UPDATE).
+-- $6 owner_id, $7 new version, $8 lastModified of the new file (upstream re-reads the metadata
+-- of the moved copy). As the caller (SELECT + UPDATE).
 update storage.objects
-set bucket_id = $3, name = $4, owner = $5, owner_id = $6, version = $7, updated_at = now()
+set bucket_id = $3, name = $4, owner = $5, owner_id = $6, version = $7, updated_at = now(),
+  metadata = jsonb_set(coalesce(metadata, '{}'::jsonb), '{lastModified}', to_jsonb($8::text))
 where bucket_id = $1 and name = $2
 returning id, version;
 

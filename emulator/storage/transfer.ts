@@ -39,6 +39,7 @@ export const moveObject: RouteHandler = async ({ req, deps }) => {
         ownerUuid(caller.sub),
         caller.sub ?? null,
         version,
+        new Date().toISOString(),
       ]);
       return rows[0];
     });
