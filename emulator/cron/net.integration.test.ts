@@ -196,12 +196,26 @@ describe('pg_net stand-in', () => {
     });
   });
 
-  it('lets the API roles call the request functions but not read the queue tables', async () => {
+  it('lets the API roles call the request functions and, as pg_net grants it, read the tables', async () => {
     await client.query('begin');
     try {
       await client.query('set local role anon');
       const { rows } = await client.query('select net.http_get($1) is not null as queued', [
         `${target}/anon`,
+      ]);
+      expect(rows).toEqual([{ queued: true }]);
+      const read = await client.query('select count(*)::int >= 0 as ok from net._http_response');
+      expect(read.rows).toEqual([{ ok: true }]);
+    } finally {
+      await client.query('rollback');
+    }
+    // A migration can take that away, as on hosted.
+    await client.query('revoke all on all tables in schema net from public');
+    await client.query('begin');
+    try {
+      await client.query('set local role anon');
+      const { rows } = await client.query('select net.http_get($1) is not null as queued', [
+        `${target}/anon-after-revoke`,
       ]);
       expect(rows).toEqual([{ queued: true }]);
       const err = await client.query('select * from net._http_response').catch((e: Error) => e);

@@ -371,11 +371,12 @@ begin
   end
   $fn$;
 
-  -- Supabase's grant_pg_net_access(): the API roles may call the request functions, which run
-  -- as their owner; the tables stay with postgres.
-  grant usage on schema net to postgres, anon, authenticated, service_role;
-  grant all on all tables in schema net to postgres;
-  grant all on all sequences in schema net to postgres;
+  -- pg_net's own grants (schema, tables and sequences to PUBLIC, so every role can read the
+  -- queue and responses unless a migration revokes it), then Supabase's grant_pg_net_access():
+  -- the request functions run as their owner and only the API roles and postgres may call them.
+  grant usage on schema net to public;
+  grant all on all tables in schema net to public;
+  grant all on all sequences in schema net to public;
   revoke all on all functions in schema net from public;
   grant execute on all functions in schema net to postgres, anon, authenticated, service_role;
 end
