@@ -95,7 +95,7 @@ export class ChangeFeed {
     for (const r of published.rows) {
       if (have.has(r.relid)) continue;
       await this.db.exec(
-        `create trigger _realtime_capture after insert or update or delete on ${ident(r.schema)}.${ident(r.table)} for each row execute function _realtime.capture()`,
+        `create or replace trigger _realtime_capture after insert or update or delete on ${ident(r.schema)}.${ident(r.table)} for each row execute function _realtime.capture()`,
       );
     }
     for (const r of captured.rows) {

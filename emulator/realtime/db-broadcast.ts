@@ -48,7 +48,7 @@ export class DbBroadcasts {
     if (!state?.present) return false;
     if (!state.watched) {
       await this.db.exec(
-        'create trigger _realtime_message after insert on realtime.messages for each row execute function _realtime.message_inserted()',
+        'create or replace trigger _realtime_message after insert on realtime.messages for each row execute function _realtime.message_inserted()',
       );
     }
     return true;
