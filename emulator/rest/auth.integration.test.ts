@@ -110,6 +110,14 @@ describe('request context', () => {
   });
 });
 
+describe('role settings', () => {
+  it("applies the impersonated role's statement_timeout, as PostgREST does", async () => {
+    expect((await client(f.emu.keys.anon).rpc('timeout')).data).toBe('3s');
+    expect((await client(f.emu.keys.anon, aliceToken).rpc('timeout')).data).toBe('8s');
+    expect((await client(f.emu.keys.secret).rpc('timeout')).data).toBe('8s');
+  });
+});
+
 describe('JWT errors', () => {
   const call = (token: string) =>
     f.rest('/books?select=id', { headers: { Authorization: `Bearer ${token}` } });

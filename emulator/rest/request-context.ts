@@ -47,6 +47,8 @@ export interface ContextOptions {
   headers: Headers;
   readOnly: boolean;
   timezone?: string;
+  /** Role settings to apply (authenticator's, then the caller role's), e.g. statement_timeout. */
+  roleSettings: Array<[string, string]>;
   /** `Prefer: handling=strict`. */
   strict?: boolean;
 }
@@ -87,6 +89,14 @@ export async function applyContext(tx: Queryable, opts: ContextOptions): Promise
       JSON.stringify(cookies(opts.headers.get('cookie'))),
     ],
   );
+  if (opts.roleSettings.length) {
+    const params: string[] = [];
+    const calls = opts.roleSettings.map(([name, value]) => {
+      params.push(name, value);
+      return `set_config($${params.length - 1}, $${params.length}, true)`;
+    });
+    await tx.query(`select ${calls.join(', ')}`, params);
+  }
   if (opts.timezone) {
     // PostgREST checks the zone against pg_timezone_names: unknown ones are ignored, or PGRST122
     // with handling=strict.

@@ -68,3 +68,10 @@ from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
 where n.nspname = any($1) and p.prokind = 'f';
+
+-- name: role_settings
+-- Per-role settings (ALTER ROLE … SET) of this database or all databases (no parameters).
+select r.rolname as role, to_json(s.setconfig) as settings
+from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
+order by s.setdatabase;

@@ -49,7 +49,17 @@ export interface SchemaCache {
   functions: Map<string, DbFunction[]>;
   /** Relationships keyed by the source table's `schema.name`. */
   relationships: Map<string, Relationship[]>;
+  /** Timeouts set on roles (`alter role anon set statement_timeout = '3s'`), by role. */
+  roleSettings: Map<string, Array<[string, string]>>;
 }
+
+/** Role settings PostgREST re-applies per request for the impersonated role (and authenticator). */
+const ROLE_SETTINGS = new Set([
+  'statement_timeout',
+  'lock_timeout',
+  'idle_in_transaction_session_timeout',
+  'work_mem',
+]);
 
 export const tableKey = (schema: string, name: string) => `${schema}.${name}`;
 
@@ -123,6 +133,17 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   const fksResult = await db.query<ForeignKeyRow>(sql('foreign_keys'), [schemas]);
   const viewsResult = await db.query<ViewSourceRow>(sql('view_sources'), [schemas]);
   const functionsResult = await db.query<FunctionRow>(sql('functions'), [schemas]);
+  const settingsResult = await db.query<{ role: string; settings: string[] }>(sql('role_settings'));
+  const roleSettings = new Map<string, Array<[string, string]>>();
+  for (const row of settingsResult.rows) {
+    const list = roleSettings.get(row.role) ?? [];
+    for (const item of row.settings) {
+      const eq = item.indexOf('=');
+      if (eq > 0 && ROLE_SETTINGS.has(item.slice(0, eq)))
+        list.push([item.slice(0, eq), item.slice(eq + 1)]);
+    }
+    roleSettings.set(row.role, list);
+  }
 
   const tables = new Map<string, Table>();
   for (const row of tablesResult.rows) {
@@ -163,7 +184,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   addComputedFields(tables, functions);
   const relationships = buildRelationships(tables, fksResult.rows, viewsResult.rows);
   addComputedRelationships(tables, functions, relationships);
-  return { tables, functions, relationships };
+  return { tables, functions, relationships, roleSettings };
 }
 
 /** The table a `format_type` name (`books`, `public.books`, `"My T"`) stands for. */

@@ -89,6 +89,10 @@ export function createRestService({
             readOnly,
             timezone: prefs.timezone,
             strict: prefs.handling === 'strict',
+            roleSettings: [
+              ...(cache.roleSettings.get('authenticator') ?? []),
+              ...(cache.roleSettings.get(caller.role) ?? []),
+            ],
           });
           const response = await fn(tx);
           if (prefs.tx === 'rollback') throw new Rollback(response);
@@ -152,13 +156,13 @@ export function createRestService({
               /^\/rest\/v1\/rpc\//.test(url.pathname),
             )
           : undefined;
-        let cache = await store.get();
+        let cache = await cacheOrPgrst002(store.get());
         try {
           return await run(req, url, cache, caller, payload);
         } catch (err) {
           if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
           // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
-          cache = await store.reload();
+          cache = await cacheOrPgrst002(store.reload());
           return await run(req, url, cache, caller, payload);
         }
       } catch (err) {
@@ -187,6 +191,19 @@ function applyRangeHeader(range: string | null, root: LevelQuery): void {
   );
   root.offset = offset;
   if (Number.isFinite(end)) root.limit = Math.max(0, end - offset + 1);
+}
+
+/** A schema cache that cannot load answers PostgREST's PGRST002 (503; clients retry GETs). */
+async function cacheOrPgrst002(loading: Promise<SchemaCache>): Promise<SchemaCache> {
+  try {
+    return await loading;
+  } catch {
+    throw new RestError(
+      503,
+      'PGRST002',
+      'Could not query the database for the schema cache. Retrying.',
+    );
+  }
 }
 
 function unsupportedMethod(method: string): RestError {

@@ -94,6 +94,8 @@ create function public.add_item(name text) returns bigint language sql volatile 
   'insert into public.items (name) values (name) returning id';
 create function public.same_country_authors(public.authors) returns setof public.authors
   language sql stable as 'select * from public.authors a where a.country_id = $1.country_id and a.id <> $1.id';
+create function public.timeout() returns text language sql stable
+  as $$select current_setting('statement_timeout')$$;
 create function public.shout(public.books) returns text language sql stable
   as 'select upper($1.title)';
 grant execute on all functions in schema public to anon, authenticated, service_role;
