@@ -6,6 +6,23 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../index.js';
 
+/** A project with email confirmations on (hosted's default), anonymous sign-ins and a 1 s reuse interval. */
+export const CONFIRMATIONS_CONFIG = `
+[auth]
+site_url = "http://127.0.0.1:3000"
+additional_redirect_urls = ["https://app.example.com/**"]
+enable_anonymous_sign_ins = true
+refresh_token_reuse_interval = 1
+
+[auth.email]
+enable_confirmations = true
+`;
+
+/** The `#fragment` parameters of a redirect Location. */
+export function fragmentOf(location: string): URLSearchParams {
+  return new URLSearchParams(location.split('#')[1] ?? '');
+}
+
 export function client(
   emu: RunningEmulator,
   key: string,
