@@ -134,6 +134,21 @@ describe('a persistent database across starts', () => {
   }, 60_000);
 
   it.skipIf(!!DATABASE_URL)(
+    'refuses a second emulator on the same data dir',
+    async () => {
+      const emu = await startEmulator(persistent);
+      try {
+        await expect(startEmulator(persistent)).rejects.toThrow(
+          `data dir ${persistent.dataDir} is in use by another emulator (pid ${process.pid})`,
+        );
+      } finally {
+        await emu.stop();
+      }
+    },
+    60_000,
+  );
+
+  it.skipIf(!!DATABASE_URL)(
     'starts from scratch with reset (PGlite data dir)',
     async () => {
       const emu = await startEmulator({ ...persistent, reset: true });

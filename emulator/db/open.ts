@@ -1,8 +1,9 @@
 // Opens the emulator's database: PGlite on disk or in memory, or a native server from DATABASE_URL.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import pg from 'pg';
+import { clearDataDir, lockDataDir } from './data-dir-lock.js';
 import { openNative } from './native.js';
 import { openPglite } from './pglite.js';
 import { platformTemplate } from './pglite-template.js';
@@ -107,9 +108,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
     const db = await openPglite({ loadDataDir: await platformTemplate() });
     return { db, url: null, fresh: true, close: () => db.close() };
   }
-  if (options.reset) await rm(options.dataDir, { recursive: true, force: true });
   const pgdata = `${options.dataDir}/pgdata`;
   await mkdir(options.dataDir, { recursive: true });
+  const unlock = await lockDataDir(options.dataDir);
+  try {
+    if (options.reset) await clearDataDir(options.dataDir);
+    return await openPgliteDataDir(pgdata, unlock);
+  } catch (err) {
+    await unlock();
+    throw err;
+  }
+}
+
+async function openPgliteDataDir(
+  pgdata: string,
+  unlock: () => Promise<void>,
+): Promise<OpenedDatabase> {
   // A new data dir starts from the bootstrapped template too (PGlite unpacks it there).
   const created = !existsSync(`${pgdata}/PG_VERSION`);
   const db = await openPglite({
@@ -127,5 +141,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Opened
         )
       ).rows[0]?.n
     : 0;
-  return { db, url: null, fresh: created || !applied, close: () => db.close() };
+  return {
+    db,
+    url: null,
+    fresh: created || !applied,
+    async close() {
+      await db.close();
+      await unlock();
+    },
+  };
 }
