@@ -65,7 +65,7 @@ export function startNetWorker(opts: {
 }): NetWorker {
   const { db } = opts;
   const log = opts.log ?? (() => undefined);
-  const pollMs = opts.pollMs ?? 1000;
+  const pollMs = opts.pollMs ?? 5000;
   const inflight = new Set<Promise<void>>();
   const aborts = new Set<AbortController>();
   let stopped = false;

@@ -161,7 +161,7 @@ describe('pg_net stand-in', () => {
     await client.query('rollback');
     const { rows } = await client.query('select net.http_get($1) as id', [`${target}/committed`]);
     await response(rows[0].id);
-    await sleep(1200); // past the worker's fallback poll
+    await sleep(1200); // time for a wrongly sent request to arrive
     expect(seen.map((s) => s.url)).toContain('/committed');
     expect(seen.map((s) => s.url)).not.toContain('/rolled-back');
     expect((await client.query('select count(*)::int n from net.http_request_queue')).rows).toEqual(

@@ -37,11 +37,13 @@ const MINUTE = 60_000;
 export function startCronScheduler(opts: {
   db: Db;
   tickMs?: number;
+  reloadMs?: number;
   log?: (message: string) => void;
 }): CronScheduler {
   const { db } = opts;
   const log = opts.log ?? (() => undefined);
   const tickMs = opts.tickMs ?? 250;
+  const reloadMs = opts.reloadMs ?? 5000;
   const jobs = new Map<string, JobState>();
   const runs = new Set<Promise<void>>();
   let firstTick = true;
@@ -74,12 +76,33 @@ export function startCronScheduler(opts: {
     runs.add(run);
   };
 
+  // cron.job is re-read when its trigger notifies a change, and every reloadMs in case a
+  // notification was lost; between reads the schedule is evaluated from memory.
+  let rows: JobRow[] = [];
+  let dirty = true;
+  let loadedAt = 0;
+  let unlisten: (() => Promise<void>) | null = null;
+  const listening = db
+    .listen('postbox_pg_cron', () => {
+      dirty = true;
+    })
+    .then((off) => {
+      unlisten = off;
+    })
+    .catch((err) => log(`pg_cron scheduler cannot listen: ${(err as Error).message}`));
+
   const tick = async () => {
     const now = Date.now();
-    const { rows } = await db.query<JobRow>(
-      `select jobid, schedule, command, username, active from cron.job
-       where database = current_database() order by jobid`,
-    );
+    if (dirty || now - loadedAt >= reloadMs) {
+      dirty = false;
+      loadedAt = now;
+      rows = (
+        await db.query<JobRow>(
+          `select jobid, schedule, command, username, active from cron.job
+           where database = current_database() order by jobid`,
+        )
+      ).rows;
+    }
     const seen = new Set<string>();
     for (const job of rows) {
       seen.add(job.jobid);
@@ -141,6 +164,8 @@ export function startCronScheduler(opts: {
       await ticking;
       // Let running jobs finish and record their outcome while the database is still open.
       await Promise.all([...runs]);
+      await listening;
+      if (unlisten) await unlisten();
     },
   };
 }

@@ -5,9 +5,11 @@ import { startCronScheduler, type CronScheduler } from './scheduler.js';
 
 export interface CronServiceOptions {
   db: Db;
-  /** How often cron.job is read (default 250 ms, so '1 seconds' jobs keep time). */
+  /** How often due jobs are looked for (default 250 ms, so '1 seconds' jobs keep time). */
   tickMs?: number;
-  /** Fallback poll of net.http_request_queue when no NOTIFY arrives (default 1 s). */
+  /** Fallback re-read of cron.job when no change is notified (default 5 s). */
+  reloadMs?: number;
+  /** Fallback poll of net.http_request_queue when no NOTIFY arrives (default 5 s). */
   pollMs?: number;
   log?: (message: string) => void;
 }

@@ -52,6 +52,21 @@ begin
     create policy cron_job_run_details_policy on cron.job_run_details using (username = current_user);
   end if;
 
+  -- pg_cron's cache invalidation trigger; here it wakes the emulator's scheduler (cron/), which
+  -- otherwise re-reads cron.job only every few seconds.
+  create or replace function cron.job_cache_invalidate() returns trigger
+  language plpgsql set search_path = '' as $fn$
+  begin
+    perform pg_notify('postbox_pg_cron', '');
+    return null;
+  end
+  $fn$;
+  if not exists (select 1 from pg_trigger where tgname = 'cron_job_cache_invalidate'
+      and tgrelid = 'cron.job'::regclass) then
+    create trigger cron_job_cache_invalidate after insert or update or delete or truncate
+      on cron.job for each statement execute function cron.job_cache_invalidate();
+  end if;
+
   -- True when pg_cron would accept the schedule: '[1-59] second[s]', @-macros, or five vixie-cron
   -- fields (lists, ranges, */steps, month and day names, 7 = Sunday, `$` = last day of month).
   -- Must agree with emulator/cron/schedule.ts, which runs the jobs.
