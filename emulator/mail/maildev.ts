@@ -35,11 +35,20 @@ export async function startMail(options: StartMailOptions): Promise<RunningMail>
     silent: true,
   });
   let servers;
+  // MailDev's API server announces itself with console.info even when `silent`; the emulator
+  // reports the mail URL through `log` instead, so that one line is dropped while it starts.
+  const info = console.info;
+  console.info = (...args: unknown[]) => {
+    if (typeof args[0] === 'string' && args[0].startsWith('MailDev API running at')) return;
+    info(...args);
+  };
   try {
     servers = await maildev.start();
   } catch (err) {
     await rm(mailDirectory, { recursive: true, force: true });
     throw err;
+  } finally {
+    console.info = info;
   }
   const smtpPort = servers.smtp.getAddress().port;
   const webPort = servers.api?.getAddress()?.port ?? options.webPort;
