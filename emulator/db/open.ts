@@ -131,16 +131,22 @@ async function openPgliteDataDir(
     loadDataDir: created ? await platformTemplate() : undefined,
   });
   // Fresh = nothing of a project applied yet (a crash may have left a half-made data dir).
-  const { rows } = await db.query<{ exists: boolean }>(
-    "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
-  );
-  const applied = rows[0]?.exists
-    ? (
-        await db.query<{ n: number }>(
-          'select count(*)::int as n from supabase_migrations.schema_migrations',
-        )
-      ).rows[0]?.n
-    : 0;
+  let applied: number | undefined;
+  try {
+    const { rows } = await db.query<{ exists: boolean }>(
+      "select to_regclass('supabase_migrations.schema_migrations') is not null as exists",
+    );
+    applied = rows[0]?.exists
+      ? (
+          await db.query<{ n: number }>(
+            'select count(*)::int as n from supabase_migrations.schema_migrations',
+          )
+        ).rows[0]?.n
+      : 0;
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
   return {
     db,
     url: null,
