@@ -15,7 +15,7 @@ import {
 import type { Hub, Outlet, PgBinding, Subscriber } from './hub.js';
 import { channelRights, readDeniedReason } from './private-channels.js';
 import { handleBroadcast, handlePresence } from './pushes.js';
-import { SQL } from './sql.js';
+import { parseReplay, replayBroadcasts } from './replay.js';
 
 export interface ConnectionDeps {
   db: Db;
@@ -193,7 +193,9 @@ export class Connection implements Outlet {
     }
     if (bindings.length) this.deps.cdc.announce(sub, problems);
     if (replay) {
-      await this.replay(sub, replay).catch((err) => this.deps.log('[realtime] replay failed', err));
+      await replayBroadcasts(this.deps.db, sub, replay).catch((err) =>
+        this.deps.log('[realtime] replay failed', err),
+      );
     }
   }
 
@@ -239,28 +241,6 @@ export class Connection implements Outlet {
     this.expiries.set(sub, timer);
   }
 
-  /** Stored broadcasts since `since`, marked `meta.replayed` (upstream broadcast replay). */
-  private async replay(sub: Subscriber, { since, limit }: Replay): Promise<void> {
-    const { rows } = await this.deps.db.query<{ id: string; event: string; payload: unknown }>(
-      SQL['replay-messages'],
-      [sub.subTopic, since, limit],
-    );
-    for (const row of rows) {
-      this.push({
-        joinRef: null,
-        ref: null,
-        topic: sub.topic,
-        event: 'broadcast',
-        payload: {
-          type: 'broadcast',
-          event: row.event,
-          payload: row.payload,
-          meta: { replayed: true, id: row.id },
-        },
-      });
-    }
-  }
-
   /** Server-side close of one channel: `phx_close`, then forget it. */
   private close(sub: Subscriber): void {
     this.push({
@@ -289,31 +269,6 @@ export class Connection implements Outlet {
     this.dropAll();
     this.ws.terminate();
   }
-}
-
-interface Replay {
-  since: number;
-  limit: number;
-}
-
-/** Upstream caps replay at 25 messages (supabase.com/features/realtime-broadcast-replay). */
-const MAX_REPLAY = 25;
-
-/** `config.broadcast.replay` → what to replay, nothing, or the reason the join is refused. */
-function parseReplay(value: unknown, isPrivate: boolean): Replay | null | string {
-  if (value === undefined || value === null) return null;
-  if (!isPrivate) return 'Broadcast replay is only available on private channels';
-  const { since, limit } = obj(value);
-  if (typeof since !== 'number' || !Number.isFinite(since) || since < 0) {
-    return 'Broadcast replay needs `since` as epoch milliseconds';
-  }
-  if (
-    limit !== undefined &&
-    (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_REPLAY)
-  ) {
-    return `Broadcast replay \`limit\` must be an integer from 1 to ${MAX_REPLAY}`;
-  }
-  return { since, limit: (limit as number | undefined) ?? MAX_REPLAY };
 }
 
 let bindingSeq = 0;
