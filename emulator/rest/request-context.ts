@@ -19,13 +19,26 @@ export async function callerFromRequest(req: Request): Promise<Caller> {
   if (!match) {
     throw jwtError('PGRST301', 'Invalid Authorization header: Bearer token expected');
   }
-  const result = await verifyJwt(match[1]!);
+  const token = match[1]!;
+  const cached = verified.get(token);
+  if (cached && (cached.exp === undefined || cached.exp * 1000 > Date.now()))
+    return callerOf(cached);
+  const result = await verifyJwt(token);
   if (!result.ok) {
     if (result.reason === 'expired') throw jwtError('PGRST303', 'JWT expired');
     throw jwtError('PGRST301', result.message);
   }
-  const role = typeof result.claims.role === 'string' ? result.claims.role : 'anon';
-  return { role, claims: result.claims };
+  // Verified tokens are remembered (until they expire) so a busy client pays for HMAC once, as
+  // PostgREST's JWT cache does.
+  if (verified.size >= 1000) verified.clear();
+  verified.set(token, result.claims);
+  return callerOf(result.claims);
+}
+
+const verified = new Map<string, JwtClaims>();
+
+function callerOf(claims: JwtClaims): Caller {
+  return { role: typeof claims.role === 'string' ? claims.role : 'anon', claims };
 }
 
 function cookies(header: string | null): Record<string, string> {
@@ -47,15 +60,40 @@ export interface ContextOptions {
   headers: Headers;
   readOnly: boolean;
   timezone?: string;
+  /** Roles known to the schema cache → whether `authenticator` may switch to them. */
+  switchableRoles: ReadonlyMap<string, boolean>;
   /** Role settings to apply (authenticator's, then the caller role's), e.g. statement_timeout. */
   roleSettings: Array<[string, string]>;
   /** `Prefer: handling=strict`. */
   strict?: boolean;
 }
 
+/**
+ * PostgREST connects as `authenticator` and can only switch to roles it is a member of; the
+ * emulator connects as a superuser, so that limit is checked here (Postgres's own 42501 text).
+ * `switchable` comes from the schema cache; a role it does not know is looked up.
+ */
+async function checkRoleSwitch(
+  tx: Queryable,
+  role: string,
+  switchable: ReadonlyMap<string, boolean>,
+) {
+  let allowed = switchable.get(role);
+  if (allowed === undefined) {
+    const { rows } = await tx.query<{ allowed: boolean | null }>(
+      `select case when exists (select 1 from pg_roles where rolname = $1)
+        then pg_has_role('authenticator', $1, 'member') end as allowed`,
+      [role],
+    );
+    allowed = rows[0]?.allowed ?? undefined;
+  }
+  if (allowed === false)
+    throw new RestError(403, '42501', `permission denied to set role "${role}"`);
+}
+
 /** Applies the transaction-local settings of contract §1.5 / §6.7 before the request's query. */
 export async function applyContext(tx: Queryable, opts: ContextOptions): Promise<void> {
-  if (opts.readOnly) await tx.query('set transaction read only');
+  await checkRoleSwitch(tx, opts.caller.role, opts.switchableRoles);
   const headers: Record<string, string> = {};
   opts.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
@@ -63,40 +101,26 @@ export async function applyContext(tx: Queryable, opts: ContextOptions): Promise
   const searchPath = [opts.schema, ...opts.extraSearchPath.filter((s) => s !== opts.schema)]
     .map((s) => `"${s.replace(/"/g, '""')}"`)
     .join(', ');
-  // PostgREST connects as `authenticator` and can only switch to roles it is a member of; the
-  // emulator connects as a superuser, so that limit is checked here (Postgres's own 42501 text).
-  const { rows } = await tx.query<{ allowed: boolean | null }>(
-    `select case when exists (select 1 from pg_roles where rolname = $1)
-      then pg_has_role('authenticator', $1, 'member') end as allowed`,
-    [opts.caller.role],
-  );
-  if (rows[0]?.allowed === false) {
-    throw new RestError(403, '42501', `permission denied to set role "${opts.caller.role}"`);
-  }
-  // set_config('role', …) is SET LOCAL ROLE; an unknown role fails with 22023 (→ 401).
-  await tx.query(
-    `select set_config('search_path', $1, true), set_config('role', $2, true),
-      set_config('request.jwt.claims', $3, true), set_config('request.method', $4, true),
-      set_config('request.path', $5, true), set_config('request.headers', $6, true),
-      set_config('request.cookies', $7, true)`,
-    [
-      searchPath,
-      opts.caller.role,
-      JSON.stringify(opts.caller.claims),
-      opts.method,
-      opts.path,
-      JSON.stringify(headers),
-      JSON.stringify(cookies(opts.headers.get('cookie'))),
-    ],
-  );
-  if (opts.roleSettings.length) {
-    const params: string[] = [];
-    const calls = opts.roleSettings.map(([name, value]) => {
-      params.push(name, value);
-      return `set_config($${params.length - 1}, $${params.length}, true)`;
-    });
-    await tx.query(`select ${calls.join(', ')}`, params);
-  }
+  // One statement, evaluated left to right: GET/HEAD read-only (like PostgREST's read-only
+  // transactions), role settings, then set_config('role', …) — SET LOCAL ROLE; an unknown role
+  // fails with 22023 (→ 401) — and the request GUCs.
+  const settings: Array<[string, string]> = [
+    ...(opts.readOnly ? ([['transaction_read_only', 'on']] as Array<[string, string]>) : []),
+    ['search_path', searchPath],
+    ...opts.roleSettings,
+    ['role', opts.caller.role],
+    ['request.jwt.claims', JSON.stringify(opts.caller.claims)],
+    ['request.method', opts.method],
+    ['request.path', opts.path],
+    ['request.headers', JSON.stringify(headers)],
+    ['request.cookies', JSON.stringify(cookies(opts.headers.get('cookie')))],
+  ];
+  const params: string[] = [];
+  const calls = settings.map(([name, value]) => {
+    params.push(name, value);
+    return `set_config($${params.length - 1}, $${params.length}, true)`;
+  });
+  await tx.query(`select ${calls.join(', ')}`, params);
   if (opts.timezone) {
     // PostgREST checks the zone against pg_timezone_names: unknown ones are ignored, or PGRST122
     // with handling=strict.

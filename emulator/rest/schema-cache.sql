@@ -75,3 +75,7 @@ select r.rolname as role, to_json(s.setconfig) as settings
 from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
 where s.setdatabase in (0, (select oid from pg_database where datname = current_database()))
 order by s.setdatabase;
+
+-- name: switchable_roles
+-- Every role, and whether PostgREST's `authenticator` could SET ROLE to it (no parameters).
+select rolname as role, pg_has_role('authenticator', oid, 'member') as allowed from pg_roles;

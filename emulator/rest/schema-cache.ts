@@ -51,6 +51,8 @@ export interface SchemaCache {
   relationships: Map<string, Relationship[]>;
   /** Timeouts set on roles (`alter role anon set statement_timeout = '3s'`), by role. */
   roleSettings: Map<string, Array<[string, string]>>;
+  /** Every role → whether `authenticator` may switch to it. */
+  switchableRoles: Map<string, boolean>;
 }
 
 /** Role settings PostgREST re-applies per request for the impersonated role (and authenticator). */
@@ -134,6 +136,8 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   const viewsResult = await db.query<ViewSourceRow>(sql('view_sources'), [schemas]);
   const functionsResult = await db.query<FunctionRow>(sql('functions'), [schemas]);
   const settingsResult = await db.query<{ role: string; settings: string[] }>(sql('role_settings'));
+  const rolesResult = await db.query<{ role: string; allowed: boolean }>(sql('switchable_roles'));
+  const switchableRoles = new Map(rolesResult.rows.map((r) => [r.role, r.allowed]));
   const roleSettings = new Map<string, Array<[string, string]>>();
   for (const row of settingsResult.rows) {
     const list = roleSettings.get(row.role) ?? [];
@@ -184,7 +188,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   addComputedFields(tables, functions);
   const relationships = buildRelationships(tables, fksResult.rows, viewsResult.rows);
   addComputedRelationships(tables, functions, relationships);
-  return { tables, functions, relationships, roleSettings };
+  return { tables, functions, relationships, roleSettings, switchableRoles };
 }
 
 /** The table a `format_type` name (`books`, `public.books`, `"My T"`) stands for. */

@@ -89,6 +89,7 @@ export function createRestService({
             readOnly,
             timezone: prefs.timezone,
             strict: prefs.handling === 'strict',
+            switchableRoles: cache.switchableRoles,
             roleSettings: [
               ...(cache.roleSettings.get('authenticator') ?? []),
               ...(cache.roleSettings.get(caller.role) ?? []),
