@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
+import { parseSchedule } from './schedule.js';
 
 // The same migration works on hosted Supabase, where both extensions are installable.
 const MIGRATION = `
@@ -172,6 +173,51 @@ describe('pg_cron stand-in', () => {
       });
     }
     expect(await count(`select count(*) n from cron.job`)).toBe(0);
+  });
+
+  it('accepts exactly the schedules the scheduler can run', async () => {
+    const schedules = [
+      '1 seconds',
+      '59 seconds',
+      '0 seconds',
+      '60 seconds',
+      '7 second',
+      '10 Seconds',
+      '5seconds',
+      '* * * * *',
+      '*/5 * * * *',
+      '0 10 * * *',
+      '0,30 9-17/4 * jan-mar mon-fri',
+      '0 0 $ * *',
+      '0 0 1,$ * *',
+      '0 0 * * 7',
+      '0 0 * * 8',
+      '5/10 * * * *',
+      '*/0 * * * *',
+      '61 * * * *',
+      '* * * *',
+      '* * * * * *',
+      '@daily',
+      '@hourly',
+      '@reboot',
+      '@every 5m',
+      'mon * * * *',
+      '',
+    ];
+    for (const schedule of schedules) {
+      let runnable = true;
+      try {
+        parseSchedule(schedule);
+      } catch {
+        runnable = false;
+      }
+      const accepted = await client
+        .query(`select cron.schedule('probe', $1, 'select 1')`, [schedule])
+        .then(() => true)
+        .catch(() => false);
+      expect(accepted, schedule).toBe(runnable);
+    }
+    await client.query(`select cron.unschedule('probe')`);
   });
 
   it('upserts by name, picks up new and changed jobs without a restart, honours active', async () => {
