@@ -196,6 +196,20 @@ describe('pg_net stand-in', () => {
     });
   });
 
+  it('records URLs curl refuses with its wording', async () => {
+    const ftp = await client.query('select net.http_get($1) as id', ['ftp://127.0.0.1/file']);
+    expect(await response(ftp.rows[0].id)).toMatchObject({
+      status_code: null,
+      timed_out: false,
+      error_msg: 'Unsupported protocol',
+    });
+    const bad = await client.query('select net.http_get($1) as id', ['not a url']);
+    expect(await response(bad.rows[0].id)).toMatchObject({
+      status_code: null,
+      error_msg: 'URL using bad/illegal format or missing URL',
+    });
+  });
+
   it('lets the API roles call the request functions and, as pg_net grants it, read the tables', async () => {
     await client.query('begin');
     try {
