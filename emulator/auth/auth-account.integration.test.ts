@@ -101,7 +101,15 @@ describe('recovery, resend and anonymous users', () => {
     expect(error).toBeNull();
     expect(data.user!.email).toBe(email);
     expect(data.user!.new_email).toBe(next);
-    const mail = await mailFor(emu, next);
+    expect((await mailFor(emu, next)).subject).toBe('Confirm Email Change');
+    // resend() names the current address; the pending new one gets a fresh link.
+    const resent = await sb.auth.resend({
+      type: 'email_change',
+      email,
+      options: { emailRedirectTo: 'http://127.0.0.1:3000/changed' },
+    });
+    expect(resent.error).toBeNull();
+    const mail = await mailFor(emu, next, 2);
     expect(mail.subject).toBe('Confirm Email Change');
     const res = await fetch(linkIn(mail), { redirect: 'manual' });
     const location = res.headers.get('location')!;

@@ -5,19 +5,18 @@ import { pkceFromBody, sendEmailToken } from '../flows.js';
 import { requireAdmin } from '../principal.js';
 import { resolveRedirect } from '../redirect.js';
 import { createUserOrFail } from '../signup-user.js';
-import { SQL } from '../queries.js';
 import {
   findUserByEmail,
   findUserById,
   isValidEmail,
   loadUserJson,
   normalizeEmail,
-  type UserRow,
 } from '../users.js';
 
-function emailFrom(body: Record<string, unknown>): string {
+/** The body's email, validated; `missing` is the endpoint's upstream message for no email. */
+function emailFrom(body: Record<string, unknown>, missing: string): string {
   const email = normalizeEmail(body.email);
-  if (!email) throw errors.validation('An email address is required');
+  if (!email) throw errors.validation(missing);
   if (!isValidEmail(email)) throw errors.emailInvalid();
   return email;
 }
@@ -32,8 +31,7 @@ export const otp: Handler = async (ctx, r) => {
     throw errors.validation('Only an email address or phone number should be provided');
   }
   if (body.phone) throw phoneDisabled();
-  if (!body.email) throw errors.validation('One of email or phone must be set');
-  const email = emailFrom(body);
+  const email = emailFrom(body, 'One of email or phone must be set');
   const createUser = body.create_user !== false;
   const pkce = pkceFromBody(body);
   const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
@@ -65,7 +63,7 @@ export const otp: Handler = async (ctx, r) => {
 
 export const recover: Handler = async (ctx, r) => {
   const body = await readBody(r);
-  const email = emailFrom(body);
+  const email = emailFrom(body, 'Password recovery requires an email');
   const pkce = pkceFromBody(body);
   const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
   await ctx.db.transaction(async (tx) => {
@@ -83,7 +81,7 @@ export const resend: Handler = async (ctx, r) => {
   if (type !== 'signup' && type !== 'email_change') {
     throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change');
   }
-  const email = emailFrom(body);
+  const email = emailFrom(body, 'Type provided requires an email address');
   const pkce = pkceFromBody(body);
   const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
   await ctx.db.transaction(async (tx) => {
@@ -93,8 +91,11 @@ export const resend: Handler = async (ctx, r) => {
         await sendEmailToken(tx, ctx, user, 'signup', email, redirectTo, pkce);
       }
     } else {
-      const row = (await tx.query<UserRow>(SQL['user-by-email-change'], [email])).rows[0];
-      if (row) await sendEmailToken(tx, ctx, row, 'email_change', email, redirectTo, pkce);
+      // Upstream finds the user by the current address and mails the pending new one again.
+      const user = await findUserByEmail(tx, email);
+      if (user?.email_change) {
+        await sendEmailToken(tx, ctx, user, 'email_change', user.email_change, redirectTo, pkce);
+      }
     }
   });
   return json(r, 200, {});
@@ -103,7 +104,7 @@ export const resend: Handler = async (ctx, r) => {
 export const invite: Handler = async (ctx, r) => {
   await requireAdmin(r.req);
   const body = await readBody(r);
-  const email = emailFrom(body);
+  const email = emailFrom(body, 'An email address is required');
   const redirectTo = resolveRedirect(ctx.settings, requestedRedirect(r, body));
   const user = await ctx.db.transaction(async (tx) => {
     let row = await findUserByEmail(tx, email);
