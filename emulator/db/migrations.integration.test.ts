@@ -183,7 +183,8 @@ describe('npm run emulator', () => {
         const child = execFile(
           join(ROOT, 'node_modules/.bin/tsx'),
           [join(ROOT, 'emulator/main.ts'), '--memory', '--port', '0'],
-          { cwd: projectDir, timeout: 60_000 },
+          // Generous: a first start on a cold PGlite template cache under CI load takes a while.
+          { cwd: projectDir, timeout: 150_000 },
           (_err, _stdout, stderr) => resolve({ code: child.exitCode, stderr }),
         );
       });
@@ -194,5 +195,5 @@ describe('npm run emulator', () => {
     } finally {
       await rm(projectDir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 180_000);
 });
