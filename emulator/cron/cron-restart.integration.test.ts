@@ -88,3 +88,43 @@ it('keeps jobs across a restart and fails the runs a stop cut short', async () =
     await second.stop();
   }
 }, 90_000);
+
+it.skipIf(!adminUrl)(
+  'cancels a job still running on stop (native Postgres)',
+  async () => {
+    const emu = await startEmulator(options);
+    const client = new pg.Client({ connectionString: emu.dbUrl! });
+    await client.connect();
+    try {
+      await client.query(`select cron.schedule('sleepy', '1 seconds', 'select pg_sleep(60)')`);
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await client.query(
+          `select 1 from cron.job_run_details d join cron.job j using (jobid)
+          where j.jobname = 'sleepy' and d.status = 'running'`,
+        );
+        if (rows.length) break;
+        await sleep(100);
+      }
+      await client.query(`select cron.unschedule('sleepy')`);
+    } finally {
+      await client.end();
+    }
+    const started = Date.now();
+    await emu.stop();
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const check = new pg.Client({ connectionString: options.databaseUrl });
+    await check.connect();
+    try {
+      const { rows } = await check.query(
+        `select status, return_message from cron.job_run_details
+        where command = 'select pg_sleep(60)' order by runid desc limit 1`,
+      );
+      expect(rows).toEqual([
+        { status: 'failed', return_message: 'ERROR:  canceling statement due to user request\n' },
+      ]);
+    } finally {
+      await check.end();
+    }
+  },
+  60_000,
+);

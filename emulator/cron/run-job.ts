@@ -60,7 +60,13 @@ export function errorMessage(err: unknown): string {
  * job user's role and that role's search_path (pg_cron connects as the user, so it gets its
  * per-role settings).
  */
-export async function runJob(db: Db, username: string, command: string): Promise<JobOutcome> {
+export async function runJob(
+  db: Db,
+  username: string,
+  command: string,
+  /** Told the backend running the command, so a stop can cancel it. */
+  onPid?: (pid: number) => void,
+): Promise<JobOutcome> {
   let pid: number | null = null;
   const statements = splitStatements(command);
   // A lone VACUUM cannot run in a transaction block; pg_cron sends it on its own, and so do
@@ -94,6 +100,7 @@ export async function runJob(db: Db, username: string, command: string): Promise
         [username],
       );
       pid = rows[0]?.pid ?? null;
+      if (pid !== null) onPid?.(pid);
       await tx.exec(`set local role ${quoteIdent(username)}`);
       await tx.exec(`set local search_path = ${rows[0]?.path ?? '"$user", public'}`);
       // An empty command is libpq's PGRES_EMPTY_QUERY, which pg_cron reports as "0 rows".

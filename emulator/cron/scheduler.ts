@@ -38,14 +38,18 @@ export function startCronScheduler(opts: {
   db: Db;
   tickMs?: number;
   reloadMs?: number;
+  /** How long stop() lets running jobs finish before cancelling them (native Postgres only). */
+  stopGraceMs?: number;
   log?: (message: string) => void;
 }): CronScheduler {
   const { db } = opts;
   const log = opts.log ?? (() => undefined);
   const tickMs = opts.tickMs ?? 250;
   const reloadMs = opts.reloadMs ?? 5000;
+  const stopGraceMs = opts.stopGraceMs ?? 3000;
   const jobs = new Map<string, JobState>();
   const runs = new Set<Promise<void>>();
+  const pids = new Map<Promise<void>, number>();
   let firstTick = true;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -59,7 +63,7 @@ export function startCronScheduler(opts: {
          values ($1, current_database(), $2, $3, 'running', now()) returning runid`,
         [id, job.username, job.command],
       );
-      const outcome = await runJob(db, job.username, job.command);
+      const outcome = await runJob(db, job.username, job.command, (pid) => pids.set(run, pid));
       await db.query(
         `update cron.job_run_details set status = $2, return_message = $3, job_pid = $4,
            end_time = now() where runid = $1`,
@@ -72,6 +76,7 @@ export function startCronScheduler(opts: {
       .finally(() => {
         state.running = false;
         runs.delete(run);
+        pids.delete(run);
       });
     runs.add(run);
   };
@@ -162,8 +167,20 @@ export function startCronScheduler(opts: {
       stopped = true;
       if (timer) clearTimeout(timer);
       await ticking;
-      // Let running jobs finish and record their outcome while the database is still open.
-      await Promise.all([...runs]);
+      // Let running jobs finish and record their outcome while the database is still open. On a
+      // native server, jobs still running after a grace period are cancelled (pg_cancel_backend);
+      // PGlite cannot interrupt a statement, so there the stop waits.
+      const settled = Promise.all([...runs]);
+      const late = await Promise.race([
+        settled.then(() => false),
+        new Promise<boolean>((done) => setTimeout(() => done(true), stopGraceMs).unref()),
+      ]);
+      if (late && db.kind === 'postgres') {
+        for (const pid of pids.values()) {
+          await db.query('select pg_cancel_backend($1)', [pid]).catch(() => undefined);
+        }
+      }
+      await settled;
       await listening;
       if (unlisten) await unlisten();
     },
