@@ -149,6 +149,14 @@ describe('pg_net stand-in', () => {
     expect((err as Error).message).toBe('Content-Type header must be "application/json"');
   });
 
+  it('answers the worker health functions: the worker runs with the emulator', async () => {
+    const { rows } = await client.query(
+      `select net.check_worker_is_up() is null as up, net.wait_until_running() is null as running,
+              net.worker_restart() as restarted`,
+    );
+    expect(rows).toEqual([{ up: true, running: true, restarted: true }]);
+  });
+
   it("net.http_get reaches the emulator's own /health", async () => {
     const { rows } = await client.query('select net.http_get($1) as id', [`${emu.url}/health`]);
     const row = await response(rows[0].id);

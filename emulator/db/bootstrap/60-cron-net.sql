@@ -319,6 +319,14 @@ begin
     select pg_notify('postbox_pg_net', '')
   $fn$;
 
+  -- The worker lives in the emulator process and runs whenever the emulator does.
+  create or replace function net.check_worker_is_up() returns void
+  language sql set search_path = '' as $fn$ select $fn$;
+  create or replace function net.wait_until_running() returns void
+  language sql set search_path = '' as $fn$ select $fn$;
+  create or replace function net.worker_restart() returns bool
+  language sql set search_path = '' as $fn$ select true $fn$;
+
   create or replace function net.http_get(url text, params jsonb default '{}'::jsonb,
       headers jsonb default '{}'::jsonb, timeout_milliseconds int default 5000)
   returns bigint language plpgsql security definer set search_path = '' as $fn$
