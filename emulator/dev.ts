@@ -1,5 +1,6 @@
 // `npm run dev`: the emulator on its standard ports plus `next dev` on http://127.0.0.1:3000.
 import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { banner } from './banner.js';
 import { startEmulator } from './start.js';
 
@@ -12,21 +13,31 @@ const emu = await startEmulator({
 });
 console.log(banner(emu));
 
-const next = spawn('npx', ['next', 'dev', '--hostname', '127.0.0.1', '--port', '3000'], {
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    NEXT_PUBLIC_SUPABASE_URL: process.env.NEXT_PUBLIC_SUPABASE_URL ?? emu.url,
-    NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY:
-      process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY ?? emu.keys.publishable,
+// Next's own entry, not `npx next`: killing npx would leave its next child running on :3000.
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const next = spawn(
+  process.execPath,
+  [nextBin, 'dev', '--hostname', '127.0.0.1', '--port', '3000'],
+  {
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NEXT_PUBLIC_SUPABASE_URL: process.env.NEXT_PUBLIC_SUPABASE_URL ?? emu.url,
+      NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY:
+        process.env.NEXT_PUBLIC_SUPABASE_PUBLISHABLE_KEY ?? emu.keys.publishable,
+    },
   },
-});
+);
 
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
   stopping = true;
-  next.kill('SIGTERM');
+  if (next.exitCode === null) {
+    const exited = new Promise((done) => next.once('exit', done));
+    next.kill('SIGTERM');
+    await exited;
+  }
   await emu.stop();
   process.exit(code);
 }
