@@ -4,7 +4,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { startEmulator } from '../../emulator/index';
-import { E2E_API_PORT, E2E_MAIL_SMTP_PORT, E2E_MAIL_WEB_PORT, E2E_SUPABASE_URL } from './ports';
+import {
+  E2E_API_PORT,
+  E2E_DB_PORT,
+  E2E_MAIL_SMTP_PORT,
+  E2E_MAIL_WEB_PORT,
+  E2E_SUPABASE_URL,
+} from './ports';
 
 function bundleMentions(dir: string, needle: string): boolean {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -44,7 +50,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     memory: true,
     projectDir: root,
     port: E2E_API_PORT,
-    dbPort: null,
+    // Specs create fixtures (tables, policies, buckets) over SQL, as a migration would.
+    dbPort: E2E_DB_PORT,
     mailWebPort: E2E_MAIL_WEB_PORT,
     mailSmtpPort: E2E_MAIL_SMTP_PORT,
     log: (message) => console.log(`[emulator] ${message}`),
@@ -53,5 +60,7 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
     await emulator.stop();
     throw new Error(`emulator listens on ${emulator.url}, expected ${E2E_SUPABASE_URL}`);
   }
+  // Workers inherit the environment: PGlite's wire server, or the throw-away native database.
+  if (emulator.dbUrl) process.env.E2E_DB_URL = emulator.dbUrl;
   return () => emulator.stop();
 }

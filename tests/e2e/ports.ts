@@ -5,6 +5,8 @@
 export const E2E_SITE_PORT = 55300;
 /** The in-memory emulator's API gateway; the site must be built against it (see playwright.config.ts). */
 export const E2E_API_PORT = 55321;
+/** PGlite's Postgres wire server, where specs create their fixtures (E2E_DB_URL in the workers). */
+export const E2E_DB_PORT = 55322;
 /** The emulator's mail catcher (web/API and SMTP). */
 export const E2E_MAIL_WEB_PORT = 55324;
 export const E2E_MAIL_SMTP_PORT = 55325;
