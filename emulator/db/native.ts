@@ -29,12 +29,23 @@ function wrap(client: pg.Pool | pg.PoolClient): Queryable {
 /**
  * Every LISTEN of the emulator shares one dedicated connection instead of holding a pooled one
  * each. If it drops, it reconnects and listens again (notifications sent meanwhile are lost, as
- * for any Postgres listener).
+ * for any Postgres listener). Services start listening at the same time, so LISTEN/UNLISTEN go
+ * out one after another through `send`: node-postgres only queues a query issued while another
+ * runs as a deprecated fallback ("Calling client.query() when the client is already executing a
+ * query"), which pg@9 removes.
  */
 class Notifications {
   private readonly channels = new Map<string, Set<(payload: string) => void>>();
   private client: Promise<pg.Client> | null = null;
   private closed = false;
+  /** The last command sent on the connection; the next one waits for it. */
+  private commands: Promise<unknown> = Promise.resolve();
+
+  private send(client: pg.Client, sql: string): Promise<unknown> {
+    const run = this.commands.then(() => client.query(sql));
+    this.commands = run.catch(() => undefined);
+    return run;
+  }
 
   constructor(private readonly connectionString: string) {}
 
@@ -56,7 +67,7 @@ class Notifications {
       try {
         await client.connect();
         for (const channel of this.channels.keys()) {
-          await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+          await this.send(client, `listen ${pg.escapeIdentifier(channel)}`);
         }
       } catch (err) {
         this.client = null;
@@ -73,7 +84,7 @@ class Notifications {
       set = new Set();
       this.channels.set(channel, set);
       const client = await this.connect();
-      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      await this.send(client, `listen ${pg.escapeIdentifier(channel)}`);
     }
     set.add(onNotify);
     const listeners = set;
@@ -82,7 +93,9 @@ class Notifications {
       if (listeners.size || this.channels.get(channel) !== listeners) return;
       this.channels.delete(channel);
       const client = await this.client?.catch(() => null);
-      await client?.query(`unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+      if (client) {
+        await this.send(client, `unlisten ${pg.escapeIdentifier(channel)}`).catch(() => undefined);
+      }
     };
   }
 

@@ -37,6 +37,23 @@ describe('SessionLock', () => {
     expect(order).toEqual(['holder', 'outside']);
   });
 
+  it('hands the session on only once work that re-entered the hold has settled', async () => {
+    const lock = new SessionLock();
+    const order: string[] = [];
+    let background: Promise<void> = Promise.resolve();
+    await lock.run(async () => {
+      // Started inside the hold and not awaited: it still belongs to this holder.
+      background = lock.run(async () => {
+        await tick();
+        order.push('background');
+      });
+      order.push('holder');
+    });
+    const next = lock.run(async () => void order.push('next'));
+    await Promise.all([background, next]);
+    expect(order).toEqual(['holder', 'background', 'next']);
+  });
+
   it('hands the session on when a holder throws', async () => {
     const lock = new SessionLock();
     await expect(lock.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
