@@ -3,23 +3,52 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { GatewayHandler } from './gateway.js';
 
-function toRequest(req: IncomingMessage, origin: string): Request {
+/**
+ * Request bodies up to this size with a Content-Length are read into one Buffer before the
+ * handler runs: a web stream around every small JSON body costs more than the body itself.
+ * Larger or chunked bodies (storage uploads) stay streams.
+ */
+const BUFFER_REQUEST_LIMIT = 1024 * 1024;
+
+function toHeaders(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else headers.set(name, value);
   }
+  return headers;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
+  const headers = toHeaders(req);
   const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  const url = new URL(req.url ?? '/', origin);
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  const length = Number(req.headers['content-length'] ?? NaN);
+  if (length <= BUFFER_REQUEST_LIMIT && !req.headers['transfer-encoding']) {
+    return new Request(url, { method, headers, body: asBytes(await readBody(req)) });
+  }
+  return new Request(url, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
     // Required by undici for streamed request bodies.
-    duplex: hasBody ? 'half' : undefined,
+    duplex: 'half',
   } as RequestInit);
 }
+
+/** Resolves on the next macrotask: a body chunk that is not there by then is still being produced. */
+const nextTurn = () => new Promise<'later'>((resolve) => setImmediate(resolve, 'later'));
 
 async function writeResponse(res: ServerResponse, response: Response, method: string) {
   const headers: Record<string, string | string[]> = {};
@@ -29,29 +58,70 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, response.statusText || undefined, headers);
+  const status = response.statusText || undefined;
   if (!response.body || method === 'HEAD') {
     await response.body?.cancel();
+    res.writeHead(response.status, status, headers);
     res.end();
     return;
   }
-  const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
-  await new Promise<void>((resolve, reject) => {
-    body.on('error', reject);
-    res.on('close', resolve);
-    body.pipe(res);
+  const reader = response.body.getReader();
+  const first = await reader.read();
+  // A body that was complete when the handler returned (a JSON string, a small Buffer) is written
+  // with its headers in one res.end(); anything still being produced (SSE, storage downloads)
+  // streams as it arrives, so waiting never holds back a chunk longer than one event-loop turn.
+  const next = first.done ? Promise.resolve(first) : reader.read();
+  const second = first.done ? first : await Promise.race([next, nextTurn()]);
+  if (second !== 'later' && second.done) {
+    const body = first.value ?? new Uint8Array(0);
+    if (headers['content-length'] === undefined && !headers['transfer-encoding']) {
+      headers['content-length'] = String(body.byteLength);
+    }
+    res.writeHead(response.status, status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, status, headers);
+  if (first.value) res.write(first.value);
+  let pending = next;
+  let closed = false;
+  res.on('close', () => {
+    closed = true;
+    void reader.cancel().catch(() => undefined);
   });
+  for (;;) {
+    const chunk = await pending;
+    if (chunk.done || closed) break;
+    if (!res.write(chunk.value)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+    pending = reader.read();
+  }
+  if (!closed) res.end();
 }
 
 export function nodeListener(handler: GatewayHandler, origin: () => string) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const request = toRequest(req, origin());
-    handler(request, req.socket.remoteAddress ?? '127.0.0.1')
-      .then((response) => writeResponse(res, response, request.method))
+    toRequest(req, origin())
+      .then((request) => handler(request, req.socket.remoteAddress ?? '127.0.0.1'))
+      .then((response) => writeResponse(res, response, req.method ?? 'GET'))
       .catch((err) => {
         console.error('[gateway] failed to write response', err);
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ code: 'internal', message: 'Internal server error' }));
       });
   };
+}
+
+/** A Buffer viewed as the plain Uint8Array a web Request body takes (no copy). */
+function asBytes(buf: Buffer): Uint8Array<ArrayBuffer> {
+  return new Uint8Array(buf.buffer as ArrayBuffer, buf.byteOffset, buf.byteLength);
 }
