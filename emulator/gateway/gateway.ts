@@ -20,6 +20,26 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   });
 }
 
+/**
+ * The request with one header replaced. The node adapter's requests have mutable headers, so they
+ * are changed in place (copying a Request costs more than the REST work it carries); a request with
+ * immutable headers is copied.
+ */
+function withHeader(req: Request, name: string, value: string | null): Request {
+  let headers = req.headers;
+  let copy = false;
+  try {
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+  } catch {
+    headers = new Headers(req.headers);
+    if (value === null) headers.delete(name);
+    else headers.set(name, value);
+    copy = true;
+  }
+  return copy ? new Request(req, { headers }) : req;
+}
+
 export function createGateway({
   keys,
   services,
@@ -49,11 +69,9 @@ export function createGateway({
     const apikey = req.headers.get('apikey') ?? url.searchParams.get('apikey');
     let forwarded = req;
     if (route.rewriteAuthorization) {
-      const authorization = resolveAuthorization(req.headers.get('authorization'), apikey, keys);
-      const headers = new Headers(req.headers);
-      if (authorization) headers.set('authorization', authorization);
-      else headers.delete('authorization');
-      forwarded = new Request(req, { headers });
+      const current = req.headers.get('authorization');
+      const authorization = resolveAuthorization(current, apikey, keys);
+      if (authorization !== current) forwarded = withHeader(req, 'authorization', authorization);
     }
     const ctx: GatewayContext = { apikey, remoteAddress };
     let res: Response;
