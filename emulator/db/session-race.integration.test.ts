@@ -75,18 +75,16 @@ describe('one database session under concurrent load', () => {
         const c = await userClient(id);
         const inbox = new Inbox<Change>();
         await subscribed(
-          c
-            .channel(randomUUID())
-            .on(
-              'postgres_changes' as never,
-              {
-                event: 'INSERT',
-                schema: 'public',
-                table: 'race',
-                filter: `owner=eq.${id}`,
-              } as never,
-              (p: Change) => inbox.push(p),
-            ),
+          c.channel(randomUUID()).on(
+            'postgres_changes' as never,
+            {
+              event: 'INSERT',
+              schema: 'public',
+              table: 'race',
+              filter: `owner=eq.${id}`,
+            } as never,
+            (p: Change) => inbox.push(p),
+          ),
         );
         return { id, c, inbox };
       }),
