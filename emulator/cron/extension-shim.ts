@@ -2,7 +2,7 @@
 import { splitStatements } from '../db/sql-split.js';
 import type { Queryable } from '../db/types.js';
 
-/** Extension → a function its stand-in (db/bootstrap/60-cron-net.sql) creates. */
+/** Extension → a function its stand-in (db/bootstrap/60-cron.sql, 61-net.sql) creates. */
 const SHIMS: Record<string, string> = {
   pg_cron: 'cron.schedule(text,text,text)',
   pg_net: 'net.http_post(text,jsonb,jsonb,jsonb,integer)',

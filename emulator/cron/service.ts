@@ -20,7 +20,7 @@ export interface CronService {
 }
 
 /**
- * Runs only where the emulator's stand-ins are installed (db/bootstrap/60-cron-net.sql): a
+ * Runs only where the emulator's stand-ins are installed (db/bootstrap/60-cron.sql, 61-net.sql): a
  * server with the real pg_cron or pg_net has their own background workers, which must not be
  * doubled.
  */
