@@ -39,7 +39,7 @@ let emu: RunningEmulator & { cleanupDir(): Promise<void> };
 
 beforeAll(async () => {
   emu = await startWithConfig(CONFIRMATIONS_CONFIG, {
-    'supabase/migrations/20240101000000_profiles.sql': MIGRATION,
+    'migrations/20240101000000_profiles.sql': MIGRATION,
   });
 });
 afterAll(async () => {

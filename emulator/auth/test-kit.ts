@@ -1,9 +1,7 @@
 // Helpers shared by the auth integration tests: clients, raw calls, and reading mail from MailDev.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
+import { createTestProject, type ProjectFiles } from '../test-project.js';
 import { startEmulator, type RunningEmulator } from '../index.js';
 
 /** A project with email confirmations on (hosted's default), anonymous sign-ins and a 1 s reuse interval. */
@@ -35,24 +33,24 @@ export function client(
   });
 }
 
-/** Starts an emulator on a temp project whose supabase/config.toml holds `toml`. */
+/**
+ * Starts an emulator on a temp project whose supabase/config.toml holds `toml`; `files` are more
+ * files under `supabase/` (e.g. `migrations/…sql`).
+ */
 export async function startWithConfig(
   toml: string,
-  files: Record<string, string> = {},
+  files: ProjectFiles = {},
 ): Promise<RunningEmulator & { cleanupDir(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'postbox-auth-test-'));
-  await mkdir(join(dir, 'supabase', 'migrations'), { recursive: true });
-  await writeFile(join(dir, 'supabase', 'config.toml'), toml);
-  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  const project = await createTestProject('auth-test', { 'config.toml': toml, ...files });
   const emu = await startEmulator({
     memory: true,
     port: 0,
     dbPort: null,
     mailWebPort: 0,
     mailSmtpPort: 0,
-    projectDir: dir,
+    projectDir: project.dir,
   });
-  return { ...emu, cleanupDir: () => rm(dir, { recursive: true, force: true }) };
+  return { ...emu, cleanupDir: project.remove };
 }
 
 export interface CaughtMail {

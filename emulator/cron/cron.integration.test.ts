@@ -1,10 +1,8 @@
 // pg_cron stand-in end to end: a hosted-style migration schedules jobs, the emulator runs them.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../index.js';
+import type { RunningEmulator } from '../index.js';
+import { startTestProject } from '../test-project.js';
 import { parseSchedule } from './schedule.js';
 
 // The same migration works on hosted Supabase, where both extensions are installable.
@@ -19,7 +17,7 @@ select cron.schedule('tick', '1 seconds', $$insert into public.ticks default val
 select cron.schedule('broken', '1 seconds', $$insert into public.missing default values$$);
 `;
 
-let projectDir: string;
+let project: Awaited<ReturnType<typeof startTestProject>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 
@@ -48,26 +46,19 @@ const count = async (sql: string, params: unknown[] = []) =>
   Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
 
 beforeAll(async () => {
-  projectDir = await mkdtemp(join(tmpdir(), 'postbox-cron-'));
-  const migrations = join(projectDir, 'supabase', 'migrations');
-  await mkdir(migrations, { recursive: true });
-  await writeFile(join(migrations, '20260101000000_schedule.sql'), MIGRATION);
-  emu = await startEmulator({
-    projectDir,
-    memory: true,
-    port: 0,
-    dbPort: 0,
-    mailWebPort: 0,
-    mailSmtpPort: 0,
-  });
+  project = await startTestProject(
+    'cron',
+    { 'migrations/20260101000000_schedule.sql': MIGRATION },
+    { dbPort: 0 },
+  );
+  emu = project.emu;
   client = new pg.Client({ connectionString: emu.dbUrl! });
   await client.connect();
 }, 60_000);
 
 afterAll(async () => {
   await client?.end();
-  await emu?.stop();
-  await rm(projectDir, { recursive: true, force: true });
+  await project?.stop();
 });
 
 describe('pg_cron stand-in', () => {

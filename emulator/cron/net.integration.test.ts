@@ -1,12 +1,10 @@
 // pg_net stand-in end to end: requests queued in SQL are sent by the emulator, responses land in net._http_response.
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../index.js';
+import type { RunningEmulator } from '../index.js';
+import { startTestProject } from '../test-project.js';
 
 interface Seen {
   method: string;
@@ -15,7 +13,7 @@ interface Seen {
   body: string;
 }
 
-let projectDir: string;
+let project: Awaited<ReturnType<typeof startTestProject>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 let server: Server;
@@ -74,28 +72,21 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  projectDir = await mkdtemp(join(tmpdir(), 'postbox-net-'));
-  const migrations = join(projectDir, 'supabase', 'migrations');
-  await mkdir(migrations, { recursive: true });
-  await writeFile(join(migrations, '20260101000000_process_queue.sql'), migration(target));
-  emu = await startEmulator({
-    projectDir,
-    memory: true,
-    port: 0,
-    dbPort: 0,
-    mailWebPort: 0,
-    mailSmtpPort: 0,
-  });
+  project = await startTestProject(
+    'net',
+    { 'migrations/20260101000000_process_queue.sql': migration(target) },
+    { dbPort: 0 },
+  );
+  emu = project.emu;
   client = new pg.Client({ connectionString: emu.dbUrl! });
   await client.connect();
 }, 60_000);
 
 afterAll(async () => {
   await client?.end();
-  await emu?.stop();
+  await project?.stop();
   server?.closeAllConnections();
   await new Promise((done) => server?.close(done));
-  await rm(projectDir, { recursive: true, force: true });
 });
 
 describe('pg_net stand-in', () => {

@@ -1,29 +1,18 @@
 // Boot sequence: migrations once each and atomically, seed once, data kept between starts, loud failures.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type StartEmulatorOptions } from '../index.js';
+import { writeProjectFiles } from '../test-project.js';
 
 const DATABASE_URL = process.env.DATABASE_URL;
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PORTS = { port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 } as const;
-
-async function writeProject(dir: string, files: Record<string, string | null>) {
-  for (const [path, content] of Object.entries(files)) {
-    const full = join(dir, 'supabase', path);
-    if (content === null) {
-      await rm(full, { force: true });
-      continue;
-    }
-    await mkdir(join(full, '..'), { recursive: true });
-    await writeFile(full, content);
-  }
-}
 
 const CREATE_LISTS = `create table public.lists (id int primary key, name text not null);
 grant select on public.lists to anon;
@@ -68,7 +57,7 @@ describe('a persistent database across starts', () => {
   });
 
   it('applies migrations and the seed on the first start', async () => {
-    await writeProject(projectDir, {
+    await writeProjectFiles(projectDir, {
       'migrations/20260101000001_create_lists.sql': CREATE_LISTS,
       'seed.sql': SEED,
     });
@@ -97,7 +86,7 @@ describe('a persistent database across starts', () => {
   }, 60_000);
 
   it('stops on a failing migration, naming the file and the error, and keeps none of it', async () => {
-    await writeProject(projectDir, { 'migrations/20260101000002_members.sql': BROKEN });
+    await writeProjectFiles(projectDir, { 'migrations/20260101000002_members.sql': BROKEN });
     const logs: string[] = [];
     await expect(startEmulator({ ...persistent, log: (m) => logs.push(m) })).rejects.toThrow(
       'migration 20260101000002_members.sql (line 3) failed: relation "public.nowhere" does not exist [SQLSTATE 42P01]',
@@ -106,7 +95,9 @@ describe('a persistent database across starts', () => {
 
   it('applies only the new migration on the next start and does not reseed', async () => {
     // Had the broken file left `members` behind, this fixed one would fail with "already exists".
-    await writeProject(projectDir, { 'migrations/20260101000002_members.sql': CREATE_MEMBERS });
+    await writeProjectFiles(projectDir, {
+      'migrations/20260101000002_members.sql': CREATE_MEMBERS,
+    });
     const logs: string[] = [];
     const emu = await startEmulator({ ...persistent, log: (m) => logs.push(m) });
     try {
@@ -178,7 +169,7 @@ describe('npm run emulator', () => {
   it('exits non-zero and says why when a migration fails', async () => {
     const projectDir = await mkdtemp(join(tmpdir(), 'postbox-broken-'));
     try {
-      await writeProject(projectDir, { 'migrations/20260101000001_broken.sql': BROKEN });
+      await writeProjectFiles(projectDir, { 'migrations/20260101000001_broken.sql': BROKEN });
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
         const child = execFile(
           join(ROOT, 'node_modules/.bin/tsx'),

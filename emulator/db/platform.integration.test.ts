@@ -1,11 +1,11 @@
 // A hosted-style migration runs unchanged, and the platform objects behave as on hosted (contract §6).
-import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../index.js';
+import type { RunningEmulator } from '../index.js';
+import { startTestProject } from '../test-project.js';
 import { bootstrapPlatform } from './bootstrap.js';
 
 const BOOTSTRAP_DIR = fileURLToPath(new URL('./bootstrap/', import.meta.url));
@@ -81,7 +81,7 @@ create trigger on_auth_user_created after insert on auth.users
 const USER = '6f1b2a3c-0000-4000-8000-000000000001';
 const claims = JSON.stringify({ sub: USER, role: 'authenticated' });
 
-let projectDir: string;
+let project: Awaited<ReturnType<typeof startTestProject>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 
@@ -107,28 +107,22 @@ async function sqlError(promise: Promise<unknown>): Promise<{ code?: string; mes
 }
 
 beforeAll(async () => {
-  projectDir = await mkdtemp(join(tmpdir(), 'postbox-platform-'));
-  const migrations = join(projectDir, 'supabase', 'migrations');
-  await mkdir(migrations, { recursive: true });
-  await writeFile(join(migrations, '20260101000000_hosted_style.sql'), BASE_MIGRATION);
-  if (hasAuthUsers)
-    await writeFile(join(migrations, '20260101000100_profiles.sql'), AUTH_MIGRATION);
-  emu = await startEmulator({
-    projectDir,
-    memory: true,
-    port: 0,
-    dbPort: 0,
-    mailWebPort: 0,
-    mailSmtpPort: 0,
-  });
+  project = await startTestProject(
+    'platform',
+    {
+      'migrations/20260101000000_hosted_style.sql': BASE_MIGRATION,
+      ...(hasAuthUsers ? { 'migrations/20260101000100_profiles.sql': AUTH_MIGRATION } : {}),
+    },
+    { dbPort: 0 },
+  );
+  emu = project.emu;
   client = new pg.Client({ connectionString: emu.dbUrl! });
   await client.connect();
 }, 60_000);
 
 afterAll(async () => {
   await client?.end();
-  await emu?.stop();
-  await rm(projectDir, { recursive: true, force: true });
+  await project?.stop();
 });
 
 describe('hosted-style migrations', () => {
