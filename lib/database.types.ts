@@ -16,13 +16,246 @@ export type Database = {
   }
   public: {
     Tables: {
-      [_ in never]: never
+      events: {
+        Row: {
+          campaign_id: string | null
+          created_at: string
+          data: Json
+          id: number
+          subscriber_id: string | null
+          type: string
+        }
+        Insert: {
+          campaign_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: never
+          subscriber_id?: string | null
+          type: string
+        }
+        Update: {
+          campaign_id?: string | null
+          created_at?: string
+          data?: Json
+          id?: never
+          subscriber_id?: string | null
+          type?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "events_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      lists: {
+        Row: {
+          created_at: string
+          description: string
+          id: string
+          name: string
+          optin: string
+          slug: string
+          updated_at: string
+          visibility: string
+          waitlist: boolean
+        }
+        Insert: {
+          created_at?: string
+          description?: string
+          id?: string
+          name: string
+          optin?: string
+          slug: string
+          updated_at?: string
+          visibility?: string
+          waitlist?: boolean
+        }
+        Update: {
+          created_at?: string
+          description?: string
+          id?: string
+          name?: string
+          optin?: string
+          slug?: string
+          updated_at?: string
+          visibility?: string
+          waitlist?: boolean
+        }
+        Relationships: []
+      }
+      members: {
+        Row: {
+          created_at: string
+          email: string
+          invited_by: string | null
+          role: string
+          user_id: string
+        }
+        Insert: {
+          created_at?: string
+          email: string
+          invited_by?: string | null
+          role: string
+          user_id: string
+        }
+        Update: {
+          created_at?: string
+          email?: string
+          invited_by?: string | null
+          role?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
+      settings: {
+        Row: {
+          id: boolean
+          logo_path: string | null
+          postal_address: string
+          reply_to: string | null
+          sender_email: string
+          sender_name: string
+          show_subscriber_count: boolean
+          site_name: string
+          tagline: string
+          track_clicks: boolean
+          track_opens: boolean
+          updated_at: string
+        }
+        Insert: {
+          id?: boolean
+          logo_path?: string | null
+          postal_address?: string
+          reply_to?: string | null
+          sender_email?: string
+          sender_name?: string
+          show_subscriber_count?: boolean
+          site_name?: string
+          tagline?: string
+          track_clicks?: boolean
+          track_opens?: boolean
+          updated_at?: string
+        }
+        Update: {
+          id?: boolean
+          logo_path?: string | null
+          postal_address?: string
+          reply_to?: string | null
+          sender_email?: string
+          sender_name?: string
+          show_subscriber_count?: boolean
+          site_name?: string
+          tagline?: string
+          track_clicks?: boolean
+          track_opens?: boolean
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      subscribers: {
+        Row: {
+          attributes: Json
+          created_at: string
+          email: string
+          id: string
+          name: string
+          referral_code: string
+          referred_by: string | null
+          status: string
+          updated_at: string
+        }
+        Insert: {
+          attributes?: Json
+          created_at?: string
+          email: string
+          id?: string
+          name?: string
+          referral_code?: string
+          referred_by?: string | null
+          status?: string
+          updated_at?: string
+        }
+        Update: {
+          attributes?: Json
+          created_at?: string
+          email?: string
+          id?: string
+          name?: string
+          referral_code?: string
+          referred_by?: string | null
+          status?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "subscribers_referred_by_fkey"
+            columns: ["referred_by"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      subscriptions: {
+        Row: {
+          confirmed_at: string | null
+          created_at: string
+          list_id: string
+          status: string
+          subscriber_id: string
+          unsubscribed_at: string | null
+        }
+        Insert: {
+          confirmed_at?: string | null
+          created_at?: string
+          list_id: string
+          status?: string
+          subscriber_id: string
+          unsubscribed_at?: string | null
+        }
+        Update: {
+          confirmed_at?: string | null
+          created_at?: string
+          list_id?: string
+          status?: string
+          subscriber_id?: string
+          unsubscribed_at?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "subscriptions_list_id_fkey"
+            columns: ["list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "subscriptions_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       [_ in never]: never
     }
     Functions: {
-      [_ in never]: never
+      hit_rate_limit: {
+        Args: {
+          p_bucket: string
+          p_key: string
+          p_limit: number
+          p_window_seconds: number
+        }
+        Returns: number
+      }
     }
     Enums: {
       [_ in never]: never

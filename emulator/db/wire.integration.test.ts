@@ -143,13 +143,13 @@ describe('dbUrl', () => {
           '-c',
           "select 'psql ' || (6 * 7)",
           '-c',
-          'select count(*) from storage.buckets',
+          "select count(*) from storage.buckets where id = 'media'",
         ],
         { timeout: 20_000 },
         (err, stdout, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve(stdout)),
       ),
     );
-    expect(out).toBe('psql 42\n0\n');
+    expect(out).toBe('psql 42\n1\n');
   });
 });
 
