@@ -1,0 +1,39 @@
+// The service-role client. Every public function validates its own input, signed token or rate
+// limit first; the service role is needed because visitors may not read or write subscriber rows.
+import { createClient, type SupabaseClient } from './deps.ts';
+import { env } from './env.ts';
+import { AppError } from './errors.ts';
+
+let client: SupabaseClient | null = null;
+
+export function adminClient(): SupabaseClient {
+  client ??= createClient(env.supabaseUrl, env.serviceRoleKey(), {
+    auth: { persistSession: false, autoRefreshToken: false },
+  });
+  return client;
+}
+
+/**
+ * Calls a service-role-only SQL function (each one is a single transaction, so a failure leaves
+ * nothing half-written). Errors raised with a `P0001` message of the form `postbox:<code>` become
+ * that catalogue error; anything else is logged and becomes `internal`.
+ */
+export async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  const { data, error } = await adminClient().rpc(name, args);
+  if (error) {
+    const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
+    if (match) throw new AppError(match[1] as never, match[2] || undefined);
+    console.error(`rpc ${name} failed`, error);
+    throw new AppError('internal');
+  }
+  return data as T;
+}
+
+/** The signed-in caller of a JWT-verified function, or `unauthenticated`. */
+export async function callerOf(req: Request): Promise<{ id: string; email: string }> {
+  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+  if (!token) throw new AppError('unauthenticated');
+  const { data, error } = await adminClient().auth.getUser(token);
+  if (error || !data.user) throw new AppError('unauthenticated');
+  return { id: data.user.id, email: (data.user.email ?? '').toLowerCase() };
+}
