@@ -9,6 +9,7 @@ import {
   E2E_DB_PORT,
   E2E_MAIL_SMTP_PORT,
   E2E_MAIL_WEB_PORT,
+  E2E_SITE_URL,
   E2E_SUPABASE_URL,
 } from './ports';
 
@@ -46,6 +47,8 @@ export default async function globalSetup(config: FullConfig): Promise<() => Pro
   // The repository root, wherever `playwright test` was started from.
   const root = config.configFile ? dirname(config.configFile) : config.rootDir;
   assertE2eBuild(root);
+  // Links in the emails the functions send must lead to the exported site under test.
+  process.env.POSTBOX_SITE_URL = E2E_SITE_URL;
   const emulator = await startEmulator({
     memory: true,
     projectDir: root,
