@@ -1,0 +1,145 @@
+// Test kit for the edge functions: an isolated emulator running the real supabase/ folder, HTTP
+// calls the way a browser or mail client makes them, tokens signed as the functions sign them, and
+// the mail that arrived in MailDev.
+import { createHmac } from 'node:crypto';
+import { startEmulator, type RunningEmulator } from '../../emulator/index';
+
+/** The secret the functions under test sign with (passed to Deno through POSTBOX_* env). */
+export const TEST_TOKEN_SECRET = 'postbox-test-token-secret';
+export const TEST_SITE_URL = 'http://127.0.0.1:3999';
+export const TEST_OWNER_EMAIL = 'owner@example.com';
+
+/** Starts an in-memory emulator with the project's migrations, seed and functions. */
+export async function startFunctionsEmulator(): Promise<RunningEmulator> {
+  process.env.POSTBOX_TOKEN_SECRET = TEST_TOKEN_SECRET;
+  process.env.POSTBOX_SITE_URL = TEST_SITE_URL;
+  process.env.POSTBOX_OWNER_EMAIL = TEST_OWNER_EMAIL;
+  return startEmulator({ memory: true, port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 });
+}
+
+export interface CallOptions {
+  method?: string;
+  /** A JSON body (sent with Content-Type: application/json) unless `rawBody` is given. */
+  body?: unknown;
+  rawBody?: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** `Authorization: Bearer <token>`; the publishable key alone sends none, as supabase-js does. */
+  bearer?: string;
+}
+
+export interface CallResult {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+/** Calls `/functions/v1/<name>` with the publishable key, like the site. */
+export async function callFunction(
+  emu: RunningEmulator,
+  name: string,
+  options: CallOptions = {},
+): Promise<CallResult> {
+  const url = new URL(`${emu.url}/functions/v1/${name}`);
+  for (const [key, value] of Object.entries(options.query ?? {})) url.searchParams.set(key, value);
+  const headers: Record<string, string> = { apikey: emu.keys.publishable, ...options.headers };
+  if (options.bearer) headers.Authorization = `Bearer ${options.bearer}`;
+  let body: string | undefined = options.rawBody;
+  if (body === undefined && options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const response = await fetch(url, {
+    method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+    headers,
+    body,
+    redirect: 'manual',
+  });
+  const text = await response.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+function base64url(input: Buffer | string): string {
+  return Buffer.from(input).toString('base64url');
+}
+
+/** Signs a token exactly as supabase/functions/_shared/tokens.ts does (or with another secret, to forge one). */
+export function signTestToken(
+  payload: Record<string, unknown>,
+  secret = TEST_TOKEN_SECRET,
+): string {
+  const body = base64url(JSON.stringify(payload));
+  const signature = createHmac('sha256', secret).update(body).digest('base64url');
+  return `${body}.${signature}`;
+}
+
+export interface CaughtMail {
+  id: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+  to: { address: string }[];
+  from: { address: string; name: string }[];
+}
+
+/** Every message MailDev caught for `address`, oldest first. */
+export async function mailFor(emu: RunningEmulator, address: string): Promise<CaughtMail[]> {
+  const response = await fetch(`${emu.mail!.url}/api/email`);
+  const all = (await response.json()) as CaughtMail[];
+  return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
+}
+
+/** Waits (up to `timeoutMs`) until `address` has at least `count` messages, and returns them. */
+export async function waitForMail(
+  emu: RunningEmulator,
+  address: string,
+  count = 1,
+  timeoutMs = 15_000,
+): Promise<CaughtMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const mails = await mailFor(emu, address);
+    if (mails.length >= count) return mails;
+    if (Date.now() > deadline) {
+      throw new Error(`expected ${count} mail(s) for ${address}, got ${mails.length}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The first `${TEST_SITE_URL}<path>?token=…` link in a message's text part. */
+export function linkIn(mail: CaughtMail, path: string): URL {
+  const pattern = new RegExp(`${TEST_SITE_URL.replace(/[.:/]/g, '\\$&')}${path}\\S*`);
+  const match = pattern.exec(mail.text);
+  if (!match) throw new Error(`no ${path} link in mail "${mail.subject}":\n${mail.text}`);
+  return new URL(match[0]);
+}
+
+/** Runs SQL as postgres (bypassing RLS) to arrange or inspect state. */
+export async function sql<R = Record<string, unknown>>(
+  emu: RunningEmulator,
+  text: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  return (await emu.db.query<R>(text, params)).rows;
+}
+
+/** A snapshot of every audience table, to assert that a refused request changed nothing. */
+export async function snapshot(emu: RunningEmulator): Promise<string> {
+  const tables = ['subscribers', 'subscriptions', 'events', 'lists', 'members', 'settings'];
+  const parts: string[] = [];
+  for (const table of tables) {
+    const rows = await sql(emu, `select * from public.${table} order by 1`);
+    parts.push(`${table}: ${JSON.stringify(rows)}`);
+  }
+  return parts.join('\n');
+}
