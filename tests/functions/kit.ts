@@ -58,7 +58,7 @@ export async function callFunction(
     redirect: 'manual',
   });
   const text = await response.text();
-  let parsed: unknown = null;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
