@@ -16,6 +16,156 @@ export type Database = {
   }
   public: {
     Tables: {
+      campaign_lists: {
+        Row: {
+          campaign_id: string
+          list_id: string
+        }
+        Insert: {
+          campaign_id: string
+          list_id: string
+        }
+        Update: {
+          campaign_id?: string
+          list_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "campaign_lists_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaign_lists_list_id_fkey"
+            columns: ["list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      campaigns: {
+        Row: {
+          archive: boolean
+          body_html: string
+          body_md: string
+          created_at: string
+          created_by: string | null
+          failed: number
+          finished_at: string | null
+          from_email: string | null
+          from_name: string | null
+          id: string
+          name: string
+          preheader: string
+          recipients: number
+          scheduled_at: string | null
+          sent: number
+          slug: string | null
+          started_at: string | null
+          status: string
+          subject: string
+          updated_at: string
+        }
+        Insert: {
+          archive?: boolean
+          body_html?: string
+          body_md?: string
+          created_at?: string
+          created_by?: string | null
+          failed?: number
+          finished_at?: string | null
+          from_email?: string | null
+          from_name?: string | null
+          id?: string
+          name: string
+          preheader?: string
+          recipients?: number
+          scheduled_at?: string | null
+          sent?: number
+          slug?: string | null
+          started_at?: string | null
+          status?: string
+          subject?: string
+          updated_at?: string
+        }
+        Update: {
+          archive?: boolean
+          body_html?: string
+          body_md?: string
+          created_at?: string
+          created_by?: string | null
+          failed?: number
+          finished_at?: string | null
+          from_email?: string | null
+          from_name?: string | null
+          id?: string
+          name?: string
+          preheader?: string
+          recipients?: number
+          scheduled_at?: string | null
+          sent?: number
+          slug?: string | null
+          started_at?: string | null
+          status?: string
+          subject?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      deliveries: {
+        Row: {
+          attempts: number
+          campaign_id: string
+          claimed_at: string | null
+          last_error: string | null
+          message_id: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          subscriber_id: string
+        }
+        Insert: {
+          attempts?: number
+          campaign_id: string
+          claimed_at?: string | null
+          last_error?: string | null
+          message_id?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          subscriber_id: string
+        }
+        Update: {
+          attempts?: number
+          campaign_id?: string
+          claimed_at?: string | null
+          last_error?: string | null
+          message_id?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          subscriber_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "deliveries_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "deliveries_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       events: {
         Row: {
           campaign_id: string | null
@@ -42,6 +192,13 @@ export type Database = {
           type?: string
         }
         Relationships: [
+          {
+            foreignKeyName: "events_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
           {
             foreignKeyName: "events_subscriber_id_fkey"
             columns: ["subscriber_id"]
@@ -247,6 +404,33 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      claim_deliveries: {
+        Args: { p_limit: number; p_claim_timeout?: unknown }
+        Returns: {
+          attempts: number
+          campaign_id: string
+          claimed_at: string | null
+          last_error: string | null
+          message_id: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          subscriber_id: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "deliveries"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+      delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
+      export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      get_preferences: { Args: { p_subscriber: string }; Returns: Json }
+      get_unsubscribe: {
+        Args: { p_subscriber: string; p_lists: string[] }
+        Returns: Json
+      }
       hit_rate_limit: {
         Args: {
           p_bucket: string
@@ -255,6 +439,22 @@ export type Database = {
           p_window_seconds: number
         }
         Returns: number
+      }
+      resubscribe_subscriber: {
+        Args: { p_subscriber: string; p_lists: string[] }
+        Returns: Json
+      }
+      start_campaign_send: {
+        Args: { p_campaign_id: string; p_body_html: string }
+        Returns: number
+      }
+      unsubscribe_subscriber: {
+        Args: { p_subscriber: string; p_lists: string[]; p_source: string }
+        Returns: Json
+      }
+      update_preferences: {
+        Args: { p_subscriber: string; p_name: string; p_lists: Json }
+        Returns: Json
       }
     }
     Enums: {

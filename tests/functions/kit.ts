@@ -2,6 +2,8 @@
 // calls the way a browser or mail client makes them, tokens signed as the functions sign them, and
 // the mail that arrived in MailDev.
 import { createHmac } from 'node:crypto';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
+import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
 
 /** The secret the functions under test sign with (passed to Deno through POSTBOX_* env). */
@@ -15,6 +17,14 @@ export async function startFunctionsEmulator(): Promise<RunningEmulator> {
   process.env.POSTBOX_SITE_URL = TEST_SITE_URL;
   process.env.POSTBOX_OWNER_EMAIL = TEST_OWNER_EMAIL;
   return startEmulator({ memory: true, port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 });
+}
+
+/** A supabase-js client with the secret (service role) or publishable key; `ws` is its realtime transport on Node 20. */
+export function clientFor(emu: RunningEmulator, key: 'service' | 'publishable'): SupabaseClient {
+  return createClient(emu.url, key === 'service' ? emu.keys.serviceRole : emu.keys.publishable, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    realtime: { transport: WebSocket as never },
+  });
 }
 
 export interface CallOptions {
