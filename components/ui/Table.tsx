@@ -1,0 +1,26 @@
+// A data table in the admin's look: a caption (may be visually hidden) and horizontal scroll on
+// narrow screens, so columns never squash; the wrapper is focusable so keyboards can scroll it.
+import { useId, type ReactNode, type TableHTMLAttributes } from 'react';
+import styles from './Table.module.css';
+
+export { styles as tableStyles };
+
+export interface TableProps extends TableHTMLAttributes<HTMLTableElement> {
+  caption: ReactNode;
+  captionHidden?: boolean;
+  children: ReactNode;
+}
+
+export function Table({ caption, captionHidden, className, children, ...rest }: TableProps) {
+  const captionId = useId();
+  return (
+    <div className={styles.scroll} tabIndex={0} role="region" aria-labelledby={captionId}>
+      <table className={[styles.table, className ?? ''].join(' ').trim()} {...rest}>
+        <caption id={captionId} className={captionHidden ? 'visually-hidden' : styles.caption}>
+          {caption}
+        </caption>
+        {children}
+      </table>
+    </div>
+  );
+}
