@@ -404,6 +404,15 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      add_member: {
+        Args: {
+          p_user_id: string
+          p_email: string
+          p_role: string
+          p_invited_by: string
+        }
+        Returns: Json
+      }
       claim_deliveries: {
         Args: { p_limit: number; p_claim_timeout?: unknown }
         Returns: {
@@ -424,11 +433,12 @@ export type Database = {
           isSetofReturn: true
         }
       }
-      delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
-      export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
-      get_preferences: { Args: { p_subscriber: string }; Returns: Json }
-      get_unsubscribe: {
-        Args: { p_subscriber: string; p_lists: string[] }
+      claim_owner: {
+        Args: { p_user_id: string; p_email: string }
+        Returns: Json
+      }
+      confirm_signup: {
+        Args: { p_subscriber: string; p_lists: string[]; p_nonce: string }
         Returns: Json
       }
       hit_rate_limit: {
@@ -440,20 +450,24 @@ export type Database = {
         }
         Returns: number
       }
-      resubscribe_subscriber: {
-        Args: { p_subscriber: string; p_lists: string[] }
-        Returns: Json
-      }
+      member_candidate: { Args: { p_email: string }; Returns: Json }
+      signup_status: { Args: { p_lists: string[] }; Returns: string }
       start_campaign_send: {
         Args: { p_campaign_id: string; p_body_html: string }
         Returns: number
       }
-      unsubscribe_subscriber: {
-        Args: { p_subscriber: string; p_lists: string[]; p_source: string }
+      subscribe_visitor: {
+        Args: {
+          p_email: string
+          p_name: string
+          p_lists: string[]
+          p_ref: string
+          p_attributes: Json
+        }
         Returns: Json
       }
-      update_preferences: {
-        Args: { p_subscriber: string; p_name: string; p_lists: Json }
+      waitlist_status: {
+        Args: { p_code: string; p_list: string }
         Returns: Json
       }
     }

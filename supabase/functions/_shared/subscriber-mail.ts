@@ -1,0 +1,178 @@
+// Mail to subscribers (SPEC §7): signed footer links, RFC 8058 List-Unsubscribe headers, the postal
+// address, a plain-text part always and a simple responsive HTML part. Small pieces so campaigns
+// (issue 5) can compose their own bodies with the same footer and headers.
+import { env } from './env.ts';
+import { formatAddress, sendMail, type OutgoingMail } from './mail.ts';
+import { signToken } from './tokens.ts';
+
+/** The settings columns mail needs (private.mail_settings() in SQL answers exactly these). */
+export interface MailSettings {
+  site_name: string;
+  sender_name: string;
+  sender_email: string;
+  reply_to: string | null;
+  postal_address: string;
+}
+
+export interface SubscriberLinks {
+  /** The unsubscribe page (shows what happened, offers undo). */
+  unsubscribe: string;
+  preferences: string;
+  /** The `unsubscribe` function itself, for the RFC 8058 one-click POST. */
+  oneClick: string;
+}
+
+/** Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe. */
+export async function subscriberLinks(
+  subscriberId: string,
+  listIds?: string[],
+): Promise<SubscriberLinks> {
+  const unsubscribe = await signToken({
+    p: 'unsubscribe',
+    s: subscriberId,
+    ...(listIds?.length ? { l: listIds } : {}),
+  });
+  const preferences = await signToken({ p: 'preferences', s: subscriberId });
+  const site = env.siteUrl();
+  return {
+    unsubscribe: `${site}/unsubscribe/?token=${unsubscribe}`,
+    preferences: `${site}/preferences/?token=${preferences}`,
+    oneClick: `${env.functionUrl('unsubscribe')}?token=${unsubscribe}`,
+  };
+}
+
+/** RFC 2369 / RFC 8058 headers: one-click HTTPS first, mailto as the fallback. */
+export function listUnsubscribeHeaders(
+  links: SubscriberLinks,
+  settings: MailSettings,
+): Record<string, string> {
+  return {
+    'List-Unsubscribe': `<${links.oneClick}>, <mailto:${settings.sender_email}?subject=unsubscribe>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
+export function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+/** The footer of the plain-text part. */
+export function footerText(settings: MailSettings, links: SubscriberLinks): string {
+  return [
+    '--',
+    `You are receiving this because this address was subscribed to ${settings.site_name}.`,
+    `Unsubscribe: ${links.unsubscribe}`,
+    `Preferences: ${links.preferences}`,
+    ...(settings.postal_address ? [settings.postal_address] : []),
+  ].join('\n');
+}
+
+/** The footer of the HTML part. */
+export function footerHtml(settings: MailSettings, links: SubscriberLinks): string {
+  const address = settings.postal_address
+    ? `<p style="margin:8px 0 0">${escapeHtml(settings.postal_address)}</p>`
+    : '';
+  return (
+    `<p style="margin:0">You are receiving this because this address was subscribed to ` +
+    `${escapeHtml(settings.site_name)}.</p>` +
+    `<p style="margin:8px 0 0"><a href="${escapeHtml(links.unsubscribe)}" style="color:#555">Unsubscribe</a>` +
+    ` · <a href="${escapeHtml(links.preferences)}" style="color:#555">Preferences</a></p>` +
+    address
+  );
+}
+
+/** A text block as HTML paragraphs (blank lines separate paragraphs), escaped. */
+export function paragraphsHtml(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => `<p style="margin:0 0 16px">${escapeHtml(p).replace(/\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+/** A call-to-action link styled as a button (a plain link in clients that drop styles). */
+export function buttonHtml(label: string, href: string): string {
+  return (
+    `<p style="margin:24px 0"><a href="${escapeHtml(href)}" style="display:inline-block;` +
+    `background:#1f4fd1;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;` +
+    `font-weight:600">${escapeHtml(label)}</a></p>`
+  );
+}
+
+/** One centred column, max 600 px, that narrows on phones; inline styles for mail clients. */
+export function layoutHtml(parts: {
+  title: string;
+  bodyHtml: string;
+  footerHtml: string;
+  preheader?: string;
+}): string {
+  const preheader = parts.preheader
+    ? `<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(parts.preheader)}</div>`
+    : '';
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(parts.title)}</title></head>
+<body style="margin:0;padding:0;background:#f4f4f5">${preheader}
+<div style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5;color:#18181b">
+<div style="background:#ffffff;border-radius:8px;padding:24px">${parts.bodyHtml}</div>
+<div style="padding:16px 8px;font-size:13px;color:#555555">${parts.footerHtml}</div>
+</div></body></html>`;
+}
+
+/** From and Reply-To as the settings name them. */
+export function senderFields(settings: MailSettings): { from: string; replyTo?: string } {
+  return {
+    from: formatAddress(settings.sender_name, settings.sender_email),
+    ...(settings.reply_to ? { replyTo: settings.reply_to } : {}),
+  };
+}
+
+/**
+ * A complete message to one subscriber: the given text and HTML bodies with the footer appended,
+ * sender identity, and the List-Unsubscribe headers.
+ */
+export async function subscriberMail(parts: {
+  settings: MailSettings;
+  to: string;
+  subscriberId: string;
+  subject: string;
+  text: string;
+  bodyHtml: string;
+  preheader?: string;
+  listIds?: string[];
+}): Promise<OutgoingMail> {
+  const links = await subscriberLinks(parts.subscriberId, parts.listIds);
+  return {
+    ...senderFields(parts.settings),
+    to: parts.to,
+    subject: parts.subject,
+    text: `${parts.text.trimEnd()}\n\n${footerText(parts.settings, links)}\n`,
+    html: layoutHtml({
+      title: parts.subject,
+      bodyHtml: parts.bodyHtml,
+      footerHtml: footerHtml(parts.settings, links),
+      preheader: parts.preheader,
+    }),
+    headers: listUnsubscribeHeaders(links, parts.settings),
+  };
+}
+
+type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
+
+/**
+ * Sends a message after the answer has gone out (EdgeRuntime.waitUntil on Supabase and the
+ * emulator, a detached promise elsewhere). A failure is logged: the visitor can ask again.
+ */
+export function sendInBackground(mail: Promise<OutgoingMail>): void {
+  const task = mail.then(sendMail).catch((error) => {
+    console.error('sending mail failed', error);
+  });
+  (globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(task);
+}

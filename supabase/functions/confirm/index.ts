@@ -1,0 +1,54 @@
+// confirm (SPEC §7): a signed, single-use, 7-day link confirms the pending subscriptions it names,
+// answers the lists and (on a waitlist) the place, and sends a short welcome.
+import { rpc } from '../_shared/db.ts';
+import { env } from '../_shared/env.ts';
+import { json, readJsonObject, serve } from '../_shared/http.ts';
+import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
+import { verifyToken } from '../_shared/tokens.ts';
+import { confirmPayload, referralUrl } from './payload.ts';
+import { welcomeMail } from './welcome-mail.ts';
+
+interface Confirmed {
+  subscriber_id: string;
+  email: string;
+  newly_confirmed: number;
+  lists: { slug: string; name: string }[];
+  waitlist: {
+    list: { slug: string; name: string };
+    code: string;
+    position: number | null;
+    total: number;
+    referrals: number;
+  } | null;
+  settings: MailSettings;
+}
+
+serve(['POST'], async (req) => {
+  const body = await readJsonObject(req);
+  const { subscriberId, listIds, nonce } = confirmPayload(await verifyToken(body.token, 'confirm'));
+  const result = await rpc<Confirmed>('confirm_signup', {
+    p_subscriber: subscriberId,
+    p_lists: listIds,
+    p_nonce: nonce,
+  });
+  const waitlist = result.waitlist && {
+    ...result.waitlist,
+    url: referralUrl(env.siteUrl(), result.waitlist.code, result.waitlist.list.slug),
+  };
+  if (result.newly_confirmed > 0) {
+    sendInBackground(
+      welcomeMail({
+        subscriberId: result.subscriber_id,
+        email: result.email,
+        settings: result.settings,
+        listNames: result.lists.map((l) => l.name),
+        waitlist: waitlist && {
+          listName: waitlist.list.name,
+          position: waitlist.position,
+          url: waitlist.url,
+        },
+      }),
+    );
+  }
+  return json({ lists: result.lists, ...(waitlist ? { waitlist } : {}) });
+});

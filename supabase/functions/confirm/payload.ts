@@ -1,0 +1,33 @@
+// What a verified confirm token must carry before it reaches SQL (pure, so vitest tests it too):
+// a subscriber id, at least one list id and the single-use nonce. Anything else is token_invalid.
+import { AppError } from '../_shared/errors.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ConfirmPayload {
+  subscriberId: string;
+  listIds: string[];
+  nonce: string;
+}
+
+export function confirmPayload(payload: { s: unknown; l?: unknown; n?: unknown }): ConfirmPayload {
+  const { s, l, n } = payload;
+  if (
+    typeof s !== 'string' ||
+    !UUID.test(s) ||
+    !Array.isArray(l) ||
+    l.length === 0 ||
+    l.length > 20 ||
+    !l.every((id) => typeof id === 'string' && UUID.test(id)) ||
+    typeof n !== 'string' ||
+    !/^[0-9a-f]{32}$/.test(n)
+  ) {
+    throw new AppError('token_invalid');
+  }
+  return { subscriberId: s, listIds: l as string[], nonce: n };
+}
+
+/** The referral link a waitlist member shares (README: `/?ref=<code>&list=<slug>`). */
+export function referralUrl(siteUrl: string, code: string, listSlug: string): string {
+  return `${siteUrl}/?ref=${encodeURIComponent(code)}&list=${encodeURIComponent(listSlug)}`;
+}

@@ -1,0 +1,64 @@
+// invite-member (SPEC §6, §7): the owner adds someone to the team. A new address gets Supabase
+// Auth's invite (its link signs them in at /auth/callback/); an existing account is added at once
+// and told by email.
+import { adminClient, callerOf, rpc } from '../_shared/db.ts';
+import { env } from '../_shared/env.ts';
+import { AppError } from '../_shared/errors.ts';
+import { json, readJsonObject, serve } from '../_shared/http.ts';
+import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
+import { parseInvite } from './input.ts';
+import { addedToTeamMail } from './notice-mail.ts';
+
+interface Member {
+  user_id: string;
+  email: string;
+  role: string;
+}
+
+serve(['POST'], async (req) => {
+  const caller = await callerOf(req);
+  const { data: me, error } = await adminClient()
+    .from('members')
+    .select('role')
+    .eq('user_id', caller.id)
+    .maybeSingle();
+  if (error) throw new AppError('internal');
+  if (me?.role !== 'owner') throw new AppError('forbidden');
+
+  const { email, role } = parseInvite(await readJsonObject(req));
+  const candidate = await rpc<{ user_id: string | null; is_member: boolean }>('member_candidate', {
+    p_email: email,
+  });
+  if (candidate.is_member) throw new AppError('conflict', 'That person is already on the team.');
+
+  const add = (userId: string) =>
+    rpc<Member>('add_member', {
+      p_user_id: userId,
+      p_email: email,
+      p_role: role,
+      p_invited_by: caller.id,
+    });
+
+  if (candidate.user_id) {
+    const member = await add(candidate.user_id);
+    const settings = await adminClient()
+      .from('settings')
+      .select('site_name, sender_name, sender_email, reply_to, postal_address')
+      .single();
+    if (settings.data) {
+      sendInBackground(
+        Promise.resolve(addedToTeamMail(settings.data as MailSettings, email, role)),
+      );
+    }
+    return json({ member });
+  }
+
+  const invited = await adminClient().auth.admin.inviteUserByEmail(email, {
+    redirectTo: `${env.siteUrl()}/auth/callback/`,
+  });
+  if (invited.error || !invited.data.user) {
+    console.error('invite failed', invited.error);
+    throw new AppError('internal');
+  }
+  return json({ member: await add(invited.data.user.id) });
+});

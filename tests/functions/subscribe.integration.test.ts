@@ -1,0 +1,394 @@
+// subscribe (SPEC §7) through HTTP against the emulator with the real supabase/ folder: answers,
+// writes, the confirmation mail, the honeypot, no enumeration, rate limits and every refusal.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index';
+import {
+  callFunction,
+  type CaughtMail,
+  linkIn,
+  mailFor,
+  snapshot,
+  sql,
+  startFunctionsEmulator,
+  TEST_SITE_URL,
+  waitForMail,
+} from './kit';
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startFunctionsEmulator();
+}, 120_000);
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const unique = () => `${Date.now()}-${randomBytes(4).toString('hex')}@example.com`;
+/** A fresh client address per request, so only the per-email limit can apply unless a test wants the IP one. */
+const ip = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]).join('.')}`;
+const subscribe = (body: unknown, headers: Record<string, string> = {}) =>
+  callFunction(emu, 'subscribe', { body, headers: { 'X-Forwarded-For': ip(), ...headers } });
+
+async function stateOf(email: string) {
+  return sql<{ list: string; status: string; name: string; referred_by: string | null }>(
+    emu,
+    `select l.slug as list, s.status, u.name, u.referred_by from public.subscribers u
+     left join public.subscriptions s on s.subscriber_id = u.id
+     left join public.lists l on l.id = s.list_id where u.email = $1 order by l.slug`,
+    [email],
+  );
+}
+
+/** A header of the message as it arrived (MailDev's JSON keeps only some headers; the source has all). */
+async function rawHeader(mail: CaughtMail, name: string): Promise<string | null> {
+  const source = await (await fetch(`${emu.mail!.url}/api/email/${mail.id}/source`)).text();
+  const head = source.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, ' ');
+  const line = head
+    .split(/\r?\n/)
+    .find((l) => l.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line ? line.slice(name.length + 1).trim() : null;
+}
+
+/** Waits a moment and asserts that no mail arrived for `address` (mail goes out after the answer). */
+async function expectNoMail(address: string) {
+  await new Promise((r) => setTimeout(r, 1500));
+  expect(await mailFor(emu, address)).toHaveLength(0);
+}
+
+describe('subscribe: success', () => {
+  it('puts a new address on the main list as pending and mails a confirmation link', async () => {
+    const email = unique();
+    const res = await subscribe({ email: `  ${email.toUpperCase()} `, name: 'Visible Name Spam' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'pending' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await stateOf(email)).toEqual([
+      { list: 'newsletter', status: 'pending', name: 'Visible Name Spam', referred_by: null },
+    ]);
+    const events = await sql<{ type: string; data: { source: string; list: string } }>(
+      emu,
+      `select e.type, e.data from public.events e join public.subscribers s on s.id = e.subscriber_id where s.email = $1`,
+      [email],
+    );
+    expect(events.map((e) => [e.type, e.data.list, e.data.source])).toEqual([
+      ['subscribed', 'newsletter', 'form'],
+    ]);
+
+    const [mail] = await waitForMail(emu, email);
+    expect(mail!.subject).toBe('Confirm your subscription to The Postbox Letter');
+    // Nothing the visitor typed besides the address: the name is in neither part.
+    expect(mail!.text).not.toContain('Visible Name Spam');
+    expect(mail!.html).not.toContain('Visible Name Spam');
+    expect(mail!.text).toContain('The newsletter');
+    expect(mail!.text).toContain('Postbox, 1 Example Street, 10115 Berlin, Germany');
+    expect(mail!.html).toContain('<!doctype html>');
+    const confirm = linkIn(mail!, '/confirm/');
+    expect(confirm.origin).toBe(TEST_SITE_URL);
+    expect(confirm.searchParams.get('token')).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(linkIn(mail!, '/unsubscribe/').searchParams.get('token')).toBeTruthy();
+    expect(linkIn(mail!, '/preferences/').searchParams.get('token')).toBeTruthy();
+    expect(await rawHeader(mail!, 'List-Unsubscribe')).toMatch(
+      new RegExp(
+        `^<${emu.url}/functions/v1/unsubscribe\\?token=[\\w.-]+>, <mailto:hello@example\\.com\\?subject=unsubscribe>$`,
+      ),
+    );
+    expect(await rawHeader(mail!, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+  });
+
+  it('confirms at once on single opt-in lists and sends nothing', async () => {
+    const email = unique();
+    const res = await subscribe({ email, lists: ['product-updates'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'confirmed' });
+    expect(await stateOf(email)).toMatchObject([{ list: 'product-updates', status: 'confirmed' }]);
+    await expectNoMail(email);
+  });
+
+  it('answers pending when any chosen list is double opt-in, and stores attributes', async () => {
+    const email = unique();
+    const res = await subscribe({
+      email,
+      lists: ['product-updates', 'early-access'],
+      attributes: { plan: 'pro', seats: 3 },
+    });
+    expect(res.body).toEqual({ status: 'pending' });
+    expect(await stateOf(email)).toMatchObject([
+      { list: 'early-access', status: 'pending' },
+      { list: 'product-updates', status: 'confirmed' },
+    ]);
+    const [row] = await sql<{ attributes: unknown }>(
+      emu,
+      'select attributes from public.subscribers where email = $1',
+      [email],
+    );
+    expect(row!.attributes).toEqual({ plan: 'pro', seats: 3 });
+    const [mail] = await waitForMail(emu, email);
+    expect(mail!.text).toContain('Early access waitlist');
+    expect(mail!.text).not.toContain('Product updates');
+  });
+
+  it('keeps a known name, and resubscribes an unsubscribed address', async () => {
+    const res = await subscribe({ email: 'linus@example.com', name: 'Someone Else' });
+    expect(res.body).toEqual({ status: 'pending' });
+    expect(await stateOf('linus@example.com')).toMatchObject([
+      { list: 'newsletter', status: 'pending', name: 'Someone Else' },
+    ]);
+    const ada = await subscribe({
+      email: 'ada@example.com',
+      name: 'Mallory',
+      lists: ['newsletter'],
+    });
+    expect(ada.body).toEqual({ status: 'pending' });
+    expect(await stateOf('ada@example.com')).toMatchObject([
+      { list: 'early-access', status: 'confirmed', name: 'Ada Lovelace' },
+      { list: 'newsletter', status: 'confirmed', name: 'Ada Lovelace' },
+    ]);
+    const [event] = await sql<{ type: string }>(
+      emu,
+      `select e.type from public.events e join public.subscribers s on s.id = e.subscriber_id
+       where s.email = 'linus@example.com' order by e.id desc limit 1`,
+    );
+    expect(event!.type).toBe('resubscribed');
+  });
+
+  it('records a referral from another subscriber, never from oneself', async () => {
+    const [ada] = await sql<{ id: string; referral_code: string }>(
+      emu,
+      `select id, referral_code from public.subscribers where email = 'ada@example.com'`,
+    );
+    const friend = unique();
+    await subscribe({ email: friend, ref: ada!.referral_code, lists: ['early-access'] });
+    expect((await stateOf(friend))[0]!.referred_by).toBe(ada!.id);
+
+    const me = unique();
+    await subscribe({ email: me, lists: ['early-access'] });
+    const [mine] = await sql<{ referral_code: string }>(
+      emu,
+      'select referral_code from public.subscribers where email = $1',
+      [me],
+    );
+    await subscribe({ email: me, ref: mine!.referral_code, lists: ['early-access'] });
+    expect((await stateOf(me))[0]!.referred_by).toBeNull();
+    // A referral is set once, when the address is new: a later code does not move it.
+    await subscribe({ email: friend, ref: mine!.referral_code, lists: ['early-access'] });
+    expect((await stateOf(friend))[0]!.referred_by).toBe(ada!.id);
+  });
+});
+
+describe('subscribe: no enumeration', () => {
+  it('answers known, unknown and blocklisted addresses byte for byte alike', async () => {
+    const known = await subscribe({ email: 'grace@example.com', lists: ['newsletter'] });
+    const unknown = await subscribe({ email: unique(), lists: ['newsletter'] });
+    const before = await snapshot(emu);
+    const blocked = await subscribe({ email: 'spam@example.com', lists: ['newsletter'] });
+    expect(await snapshot(emu)).toBe(before);
+    for (const res of [known, unknown, blocked]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+    expect(known.text).toBe(unknown.text);
+    expect(blocked.text).toBe(unknown.text);
+    await expectNoMail('spam@example.com');
+  });
+
+  it('a filled honeypot answers the usual 200 and changes and sends nothing', async () => {
+    const email = unique();
+    const before = await snapshot(emu);
+    const res = await subscribe({ email, website: 'http://spam.example' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'pending' });
+    const single = await subscribe({ email, lists: ['product-updates'], website: 'x' });
+    expect(single.body).toEqual({ status: 'confirmed' });
+    expect(await snapshot(emu)).toBe(before);
+    await expectNoMail(email);
+  });
+});
+
+describe('subscribe: refusals change nothing', () => {
+  const cases: [
+    string,
+    () => Promise<{ status: number; body: { error?: { code: string; field?: string } } }>,
+    number,
+    string,
+  ][] = [
+    ['malformed email', () => subscribe({ email: 'not-an-email' }), 422, 'invalid_email'],
+    [
+      'email without a dot in the domain',
+      () => subscribe({ email: 'a@localhost' }),
+      422,
+      'invalid_email',
+    ],
+    [
+      'email with a doubled dot',
+      () => subscribe({ email: 'a..b@example.com' }),
+      422,
+      'invalid_email',
+    ],
+    [
+      'oversized email',
+      () => subscribe({ email: `${'a'.repeat(250)}@example.com` }),
+      422,
+      'invalid_email',
+    ],
+    [
+      'oversized local part',
+      () => subscribe({ email: `${'a'.repeat(65)}@example.com` }),
+      422,
+      'invalid_email',
+    ],
+    ['email not a string', () => subscribe({ email: 42 }), 422, 'invalid_email'],
+    ['missing email', () => subscribe({ name: 'x' }), 422, 'invalid_email'],
+    [
+      'name too long',
+      () => subscribe({ email: unique(), name: 'n'.repeat(101) }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'name with a control character',
+      () => subscribe({ email: unique(), name: 'a\u0007b' }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'unknown list',
+      () => subscribe({ email: unique(), lists: ['no-such-list'] }),
+      404,
+      'list_not_found',
+    ],
+    [
+      'private list',
+      () => subscribe({ email: unique(), lists: ['beta-testers'] }),
+      404,
+      'list_not_found',
+    ],
+    [
+      'one unknown among known lists',
+      () => subscribe({ email: unique(), lists: ['newsletter', 'nope'] }),
+      404,
+      'list_not_found',
+    ],
+    [
+      'malformed slug',
+      () => subscribe({ email: unique(), lists: ['Not A Slug'] }),
+      404,
+      'list_not_found',
+    ],
+    [
+      'too many lists',
+      () => subscribe({ email: unique(), lists: Array.from({ length: 21 }, (_, i) => `l${i}`) }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'lists not an array',
+      () => subscribe({ email: unique(), lists: 'newsletter' }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'attributes over 4 KB',
+      () => subscribe({ email: unique(), attributes: { x: 'y'.repeat(4100) } }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'attributes an array',
+      () => subscribe({ email: unique(), attributes: [1] }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'referral code too long',
+      () => subscribe({ email: unique(), ref: 'r'.repeat(33) }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'wrong method',
+      () => callFunction(emu, 'subscribe', { method: 'GET' }),
+      405,
+      'method_not_allowed',
+    ],
+    [
+      'wrong content type',
+      () =>
+        callFunction(emu, 'subscribe', {
+          rawBody: JSON.stringify({ email: unique() }),
+          headers: { 'Content-Type': 'text/plain' },
+        }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'invalid JSON',
+      () =>
+        callFunction(emu, 'subscribe', {
+          rawBody: '{"email": ',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      422,
+      'invalid_input',
+    ],
+    ['JSON that is not an object', () => subscribe([unique()]), 422, 'invalid_input'],
+    [
+      'body over 16 KB',
+      () => subscribe({ email: unique(), pad: 'p'.repeat(17_000) }),
+      413,
+      'payload_too_large',
+    ],
+  ];
+  it.each(cases)('%s', async (_name, call, status, code) => {
+    const before = await snapshot(emu);
+    const res = await call();
+    expect(res.status).toBe(status);
+    expect(res.body.error?.code).toBe(code);
+    if (code === 'invalid_input' && _name.startsWith('name'))
+      expect(res.body.error?.field).toBe('name');
+    expect(await snapshot(emu)).toBe(before);
+  });
+
+  it('answers the CORS preflight', async () => {
+    const res = await callFunction(emu, 'subscribe', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-headers')).toContain('content-type');
+  });
+});
+
+describe('subscribe: rate limits (SPEC §9)', () => {
+  it('allows 5 attempts per address in 10 minutes, then 429 with Retry-After', async () => {
+    const email = unique();
+    for (let i = 0; i < 5; i++) {
+      expect((await subscribe({ email, lists: ['product-updates'] })).status).toBe(200);
+    }
+    const before = await snapshot(emu);
+    const res = await subscribe({ email: email.toUpperCase(), lists: ['newsletter'] });
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('rate_limited');
+    const retry = Number(res.headers.get('retry-after'));
+    expect(Number.isInteger(retry) && retry >= 1 && retry <= 600).toBe(true);
+    expect(res.headers.get('access-control-expose-headers')).toContain('Retry-After');
+    expect(await snapshot(emu)).toBe(before);
+  });
+
+  it('allows 30 attempts per client address in 10 minutes, then 429', async () => {
+    const client = ip();
+    for (let i = 0; i < 30; i++) {
+      const res = await subscribe(
+        { email: unique(), lists: ['product-updates'] },
+        {
+          'X-Forwarded-For': `${client}, 192.0.2.1`,
+        },
+      );
+      expect(res.status).toBe(200);
+    }
+    const before = await snapshot(emu);
+    const res = await subscribe({ email: unique() }, { 'X-Forwarded-For': client });
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await snapshot(emu)).toBe(before);
+    // Another client is not affected.
+    expect((await subscribe({ email: unique() })).status).toBe(200);
+  }, 60_000);
+});
