@@ -441,6 +441,13 @@ export type Database = {
         Args: { p_subscriber: string; p_lists: string[]; p_nonce: string }
         Returns: Json
       }
+      delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
+      export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      get_preferences: { Args: { p_subscriber: string }; Returns: Json }
+      get_unsubscribe: {
+        Args: { p_subscriber: string; p_lists: string[] }
+        Returns: Json
+      }
       hit_rate_limit: {
         Args: {
           p_bucket: string
@@ -450,8 +457,28 @@ export type Database = {
         }
         Returns: number
       }
+      list_subscription_counts: {
+        Args: never
+        Returns: {
+          list_id: string
+          pending: number
+          confirmed: number
+          unsubscribed: number
+        }[]
+      }
       member_candidate: { Args: { p_email: string }; Returns: Json }
+      resubscribe_subscriber: {
+        Args: { p_subscriber: string; p_lists: string[] }
+        Returns: Json
+      }
       signup_status: { Args: { p_lists: string[] }; Returns: string }
+      signups_per_day: {
+        Args: { p_days?: number; p_time_zone?: string }
+        Returns: {
+          day: string
+          signups: number
+        }[]
+      }
       start_campaign_send: {
         Args: { p_campaign_id: string; p_body_html: string }
         Returns: number
@@ -464,6 +491,21 @@ export type Database = {
           p_ref: string
           p_attributes: Json
         }
+        Returns: Json
+      }
+      subscriber_status_counts: {
+        Args: never
+        Returns: {
+          status: string
+          total: number
+        }[]
+      }
+      unsubscribe_subscriber: {
+        Args: { p_subscriber: string; p_lists: string[]; p_source: string }
+        Returns: Json
+      }
+      update_preferences: {
+        Args: { p_subscriber: string; p_name: string; p_lists: Json }
         Returns: Json
       }
       waitlist_status: {
