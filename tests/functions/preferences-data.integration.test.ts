@@ -1,0 +1,260 @@
+// The `preferences` function over HTTP (SPEC §7), the data half: export and delete of a
+// subscriber's data, token checks and HTTP refusals, against the real functions and migrations.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index';
+import { callFunction, signTestToken, snapshot, sql, startFunctionsEmulator } from './kit';
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await startFunctionsEmulator();
+});
+afterAll(async () => {
+  await emu?.stop();
+});
+
+interface Person {
+  id: string;
+  email: string;
+  token: string;
+}
+
+/** A fresh subscriber with a unique address and the given subscriptions ({slug: status}). */
+async function person(
+  subscriptions: Record<string, string> = {},
+  options: { status?: 'blocklisted'; name?: string; referredBy?: Person } = {},
+): Promise<Person> {
+  const email = `prefs-${randomUUID()}@example.com`;
+  const [row] = await sql<{ id: string }>(
+    emu,
+    `insert into public.subscribers (email, name, attributes, referred_by)
+     values ($1, $2, '{"plan": "pro"}', $3) returning id`,
+    [email, options.name ?? 'Test Person', options.referredBy?.id ?? null],
+  );
+  for (const [slug, state] of Object.entries(subscriptions)) {
+    await sql(
+      emu,
+      `insert into public.subscriptions (subscriber_id, list_id, status)
+       select $1, id, $3 from public.lists where slug = $2`,
+      [row!.id, slug, state],
+    );
+  }
+  if (options.status === 'blocklisted') {
+    await sql(emu, `update public.subscribers set status = 'blocklisted' where id = $1`, [row!.id]);
+  }
+  return { id: row!.id, email, token: signTestToken({ p: 'preferences', s: row!.id }) };
+}
+
+/**
+ * Events written after the arrangement (which the kit's SQL writes with source "system"); rows
+ * changed by one statement share created_at and come in no set order, so they are sorted by list.
+ */
+async function eventsOf(
+  who: Person,
+): Promise<{ type: string; list: string | null; source: string }[]> {
+  return sql(
+    emu,
+    `select type, data->>'list' as list, data->>'source' as source from public.events
+      where subscriber_id = $1 and data->>'source' <> 'system'
+      order by created_at, data->>'list', id`,
+    [who.id],
+  );
+}
+
+const post = (body: Record<string, unknown>) => callFunction(emu, 'preferences', { body });
+
+describe('POST action export', () => {
+  it("answers everything held on the address, nobody else's data, and records an exported event", async () => {
+    const referrer = await person({ 'early-access': 'confirmed' });
+    const who = await person(
+      { newsletter: 'confirmed', 'early-access': 'confirmed' },
+      { referredBy: referrer },
+    );
+    const referred = await person({ 'early-access': 'pending' }, { referredBy: who });
+    const res = await post({ token: who.token, action: 'export' });
+    expect(res.status).toBe(200);
+    const { data } = res.body;
+    const [row] = await sql<{ referral_code: string; created_at: string }>(
+      emu,
+      'select referral_code, created_at from public.subscribers where id = $1',
+      [who.id],
+    );
+    expect(data.subscriber).toMatchObject({
+      id: who.id,
+      email: who.email,
+      name: 'Test Person',
+      attributes: { plan: 'pro' },
+      status: 'enabled',
+    });
+    expect(new Date(data.subscriber.created_at).getTime()).toBe(
+      new Date(row!.created_at).getTime(),
+    );
+    expect(data.referral).toEqual({
+      code: row!.referral_code,
+      referred_by_someone: true,
+      referrals: 1,
+    });
+    expect(
+      data.subscriptions.map((s: { list: { slug: string; name: string }; status: string }) => [
+        s.list.slug,
+        s.list.name,
+        s.status,
+      ]),
+    ).toEqual([
+      ['early-access', 'Early access waitlist', 'confirmed'],
+      ['newsletter', 'The newsletter', 'confirmed'],
+    ]);
+    expect(
+      data.events.map((e: { type: string; data: { list: string } }) => [e.type, e.data.list]),
+    ).toEqual([
+      ['subscribed', 'newsletter'],
+      ['confirmed', 'newsletter'],
+      ['subscribed', 'early-access'],
+      ['confirmed', 'early-access'],
+    ]);
+    expect(data.deliveries).toEqual([]);
+    // Nothing identifies the referrer or the person this subscriber referred.
+    const text = JSON.stringify(res.body);
+    for (const other of [referrer, referred]) {
+      expect(text).not.toContain(other.email);
+      expect(text).not.toContain(other.id);
+    }
+    expect(text).not.toContain('ada@example.com');
+    expect(await eventsOf(who)).toEqual([{ type: 'exported', list: null, source: 'preferences' }]);
+  });
+});
+
+describe('POST action delete', () => {
+  it('erases every row holding the address and leaves exactly one anonymous deleted event', async () => {
+    const who = await person({ newsletter: 'confirmed', 'early-access': 'confirmed' });
+    const referred = await person({ 'early-access': 'pending' }, { referredBy: who });
+    await post({ token: who.token, action: 'export' });
+    await sql(
+      emu,
+      `insert into private.rate_limits (bucket, key, window_start, hits) values ('subscribe-email', $1, now(), 1)`,
+      [who.email],
+    );
+    const [{ max } = { max: 0 }] = await sql<{ max: number }>(
+      emu,
+      'select coalesce(max(id), 0)::int as max from public.events',
+    );
+    const res = await post({ token: who.token, action: 'delete' });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ deleted: true });
+
+    const [left] = await sql<{
+      subscribers: number;
+      subscriptions: number;
+      events: number;
+      limits: number;
+    }>(
+      emu,
+      `select (select count(*)::int from public.subscribers where email = $1 or id = $2) as subscribers,
+              (select count(*)::int from public.subscriptions where subscriber_id = $2) as subscriptions,
+              (select count(*)::int from public.events
+                where subscriber_id = $2 or data::text like '%' || $1 || '%' or data::text like '%' || $2 || '%') as events,
+              (select count(*)::int from private.rate_limits where key like '%' || $1 || '%') as limits`,
+      [who.email, who.id],
+    );
+    expect(left).toEqual({ subscribers: 0, subscriptions: 0, events: 0, limits: 0 });
+    expect(await snapshot(emu)).not.toContain(who.email);
+    const added = await sql<{ subscriber_id: string | null; type: string; data: unknown }>(
+      emu,
+      'select subscriber_id, type, data from public.events where id > $1 order by id',
+      [max],
+    );
+    expect(added).toEqual([
+      { subscriber_id: null, type: 'deleted', data: { source: 'preferences' } },
+    ]);
+    // The person they referred stays, no longer linked to a deleted row.
+    const [kept] = await sql<{ referred_by: string | null }>(
+      emu,
+      'select referred_by from public.subscribers where id = $1',
+      [referred.id],
+    );
+    expect(kept!.referred_by).toBeNull();
+    // The old link now leads nowhere.
+    const after = await callFunction(emu, 'preferences', { query: { token: who.token } });
+    expect(after.status).toBe(400);
+    expect(after.body.error.code).toBe('token_invalid');
+  });
+});
+
+describe('tokens', () => {
+  it('refuses forged, malformed, wrong-purpose and stale tokens with 400 and changes nothing', async () => {
+    const who = await person({ newsletter: 'confirmed' });
+    const gone = await person({ newsletter: 'confirmed' });
+    await sql(emu, 'delete from public.subscribers where id = $1', [gone.id]);
+    const bad = [
+      signTestToken({ p: 'preferences', s: who.id }, 'another-secret'),
+      signTestToken({ p: 'unsubscribe', s: who.id }),
+      signTestToken({ p: 'confirm', s: who.id }),
+      signTestToken({ p: 'preferences', s: 'not-a-uuid' }),
+      signTestToken({ p: 'preferences' }),
+      `${who.token}x`,
+      'garbage',
+      '',
+      gone.token,
+    ];
+    const before = await snapshot(emu);
+    for (const token of bad) {
+      const get = await callFunction(emu, 'preferences', { query: { token } });
+      expect(get.status, `GET ${token}`).toBe(400);
+      expect(get.body.error).toEqual({ code: 'token_invalid', message: 'This link is not valid.' });
+      for (const body of [
+        { token, name: 'Mallory', lists: { newsletter: false } },
+        { token, action: 'unsubscribe_all' },
+        { token, action: 'export' },
+        { token, action: 'delete' },
+      ]) {
+        const res = await post(body);
+        expect(res.status, `${JSON.stringify(body)}`).toBe(400);
+        expect(res.body.error.code).toBe('token_invalid');
+      }
+    }
+    expect(await snapshot(emu)).toBe(before);
+  });
+});
+
+describe('HTTP', () => {
+  it('answers the CORS preflight with 204 and refuses other methods with 405', async () => {
+    const preflight = await fetch(`${emu.url}/functions/v1/preferences`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://example.test', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    const res = await callFunction(emu, 'preferences', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.body.error.code).toBe('method_not_allowed');
+  });
+
+  it('refuses a wrong content type, invalid JSON, a bad action and a body over 16 KB', async () => {
+    const who = await person({ newsletter: 'confirmed' });
+    const before = await snapshot(emu);
+    const raw = async (rawBody: string, type: string) =>
+      callFunction(emu, 'preferences', {
+        method: 'POST',
+        rawBody,
+        headers: { 'Content-Type': type },
+      });
+    const form = await raw(`token=${who.token}&action=delete`, 'application/x-www-form-urlencoded');
+    expect(form.status).toBe(422);
+    expect(form.body.error.code).toBe('invalid_input');
+    const broken = await raw('{"token":', 'application/json');
+    expect(broken.status).toBe(422);
+    for (const body of [
+      { token: who.token, action: 'destroy' },
+      { token: who.token, action: 'delete', name: 'x' },
+    ]) {
+      const res = await post(body);
+      expect(res.status).toBe(422);
+      expect(res.body.error).toMatchObject({ code: 'invalid_input', field: 'action' });
+    }
+    const big = await post({ token: who.token, name: 'x', pad: 'y'.repeat(17 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body.error.code).toBe('payload_too_large');
+    expect(await snapshot(emu)).toBe(before);
+  });
+});
