@@ -3,7 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { callFunction, signTestToken, snapshot, sql, startFunctionsEmulator } from './kit';
+import {
+  callFunction,
+  clientFor,
+  signTestToken,
+  snapshot,
+  sql,
+  startFunctionsEmulator,
+} from './kit';
 
 let emu: RunningEmulator;
 
@@ -213,6 +220,43 @@ describe('tokens', () => {
         expect(res.body.error.code).toBe('token_invalid');
       }
     }
+    expect(await snapshot(emu)).toBe(before);
+  });
+});
+
+describe('the SQL functions behind the tokens', () => {
+  const FUNCTIONS = [
+    'get_unsubscribe(uuid, uuid[])',
+    'unsubscribe_subscriber(uuid, uuid[], text)',
+    'resubscribe_subscriber(uuid, uuid[])',
+    'get_preferences(uuid)',
+    'update_preferences(uuid, text, jsonb)',
+    'export_subscriber(uuid)',
+    'delete_subscriber_data(uuid)',
+  ];
+
+  it('only the service role may execute them: the token check cannot be skipped', async () => {
+    for (const fn of FUNCTIONS) {
+      const [row] = await sql<Record<string, boolean>>(
+        emu,
+        `select has_function_privilege('anon', $1, 'execute') as anon,
+                has_function_privilege('authenticated', $1, 'execute') as authenticated,
+                has_function_privilege('service_role', $1, 'execute') as service_role`,
+        [`public.${fn}`],
+      );
+      expect(row, fn).toEqual({ anon: false, authenticated: false, service_role: true });
+    }
+  });
+
+  it('refuses a visitor calling one directly over REST', async () => {
+    const who = await person({ newsletter: 'confirmed' });
+    const before = await snapshot(emu);
+    const visitor = clientFor(emu, 'publishable');
+    const { error } = await visitor.rpc('delete_subscriber_data', { p_subscriber: who.id });
+    expect(error).not.toBeNull();
+    const exported = await visitor.rpc('export_subscriber', { p_subscriber: who.id });
+    expect(exported.data).toBeNull();
+    expect(exported.error).not.toBeNull();
     expect(await snapshot(emu)).toBe(before);
   });
 });
