@@ -1,0 +1,103 @@
+// SPEC §6 as data: who may do what to each table, the media bucket and the one service-only RPC,
+// and how the API answers a refusal. matrix.integration.test.ts generates one case per cell.
+import type { Actor } from './team-kit';
+
+export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
+export type TableOp = 'select' | 'insert' | 'update' | 'delete';
+export type StorageOp = 'upload' | 'list' | 'delete';
+
+/**
+ * What the caller sees, exactly as upstream PostgREST / Storage answer it:
+ * - `ok`: allowed. select returns the row; insert 201; update/delete 204 and the change is there.
+ * - `public`: select returns only what is meant for everyone (public lists; for settings the four
+ *   public columns, while asking for any other column is `no-grant`).
+ * - `hidden`: select answers 200 with no rows: the RLS USING clause filters everything.
+ * - `no-grant`: 42501 "permission denied for table|function …": the role lacks the GRANT.
+ *   PostgREST answers 401 to the anon role and 403 to everyone else.
+ * - `rls`: insert refused by WITH CHECK: 42501 "new row violates row-level security policy for
+ *   table …", 401 anon / 403 signed in. Storage: HTTP 400 with statusCode "403".
+ * - `noop`: update/delete answer 204 (storage remove: 200 []) and change nothing: the row fails
+ *   the USING clause. A service-role re-read proves the row is as it was.
+ */
+export type Outcome = 'ok' | 'public' | 'hidden' | 'no-grant' | 'rls' | 'noop';
+
+/** Column order of every row below. */
+export const COLUMNS = [
+  'anon',
+  'nonMember',
+  'viewer',
+  'editor',
+  'admin',
+  'owner',
+  'service',
+] as const;
+type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
+
+// prettier-ignore
+export const TABLES: Record<Table, Record<TableOp, Row>> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  settings: {
+    select:     ['public',   'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'ok',       'ok'],
+    delete:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  },
+  members: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'ok',       'ok'],
+  },
+  lists: {
+    select:     ['public',   'public',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+  },
+  subscribers: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'ok',       'ok'],
+  },
+  subscriptions: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+  },
+  // Written by triggers and functions only: signed-in roles hold SELECT alone.
+  events: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    update:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    delete:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  },
+};
+
+/** storage.objects in the public `media` bucket, through the Storage API. */
+// prettier-ignore
+export const MEDIA: Record<StorageOp, Row> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  upload:       ['rls',      'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
+  list:         ['hidden',   'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+  delete:       ['noop',     'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+};
+
+/** public.hit_rate_limit(): EXECUTE for service_role only (the edge functions). */
+// prettier-ignore
+export const RATE_LIMIT_RPC: Row =
+                ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'];
+
+export interface Cell<Op extends string> {
+  actor: Actor;
+  op: Op;
+  outcome: Outcome;
+}
+
+/** Every (actor, op) pair of one row set, in matrix order. */
+export function cells<Op extends string>(rows: Record<Op, Row>): Cell<Op>[] {
+  return (Object.keys(rows) as Op[]).flatMap((op) =>
+    COLUMNS.map((actor, i) => ({ actor, op, outcome: rows[op][i] as Outcome })),
+  );
+}

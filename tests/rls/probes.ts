@@ -1,0 +1,158 @@
+// Per-table fixtures for the RLS matrix: how to arrange a target row as service role, what an
+// insert or update by the caller looks like, and how to find the row again.
+import { randomUUID } from 'node:crypto';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Table } from './matrix';
+import { createAuthUser, uniqueEmail, type Client } from './team-kit';
+
+/** Equality filters (PostgREST column paths allowed) that pick one row. */
+export type Key = Record<string, string | boolean>;
+
+export interface Probe {
+  /** Columns read back; the whole row for members, who may read it all. */
+  columns: string;
+  /** Arranges a row to read, update or delete, and returns its key. */
+  seed(): Promise<Key>;
+  /** A new row for the caller to insert (prerequisites arranged as service role), and its key. */
+  newRow(): Promise<{ row: Record<string, unknown>; key: Key }>;
+  /** The change an update makes; the test checks it did or did not land. */
+  change(): Record<string, unknown>;
+  /** Makes room before an allowed insert (the one settings row). */
+  beforeAllowedInsert?(): Promise<void>;
+  /** Puts things back after an allowed delete (the one settings row). */
+  afterAllowedDelete?(): Promise<void>;
+}
+
+/** The untyped view of a client: the matrix addresses tables by name at run time. */
+export function untyped(client: Client): SupabaseClient {
+  return client as unknown as SupabaseClient;
+}
+
+async function one<R extends { data: unknown; error: { message: string } | null }>(
+  promise: PromiseLike<R>,
+  what: string,
+): Promise<NonNullable<R['data']>> {
+  const { data, error } = await promise;
+  if (error || data === null || data === undefined) {
+    throw new Error(`${what}: ${error?.message ?? 'no data'}`);
+  }
+  return data as NonNullable<R['data']>;
+}
+
+/** Builds the probes over one service client and a private list used for subscriptions. */
+export function makeProbes(serviceClient: Client, listId: string): Record<Table, Probe> {
+  const service = untyped(serviceClient);
+  const newSubscriber = async () =>
+    (
+      await one(
+        serviceClient
+          .from('subscribers')
+          .insert({ email: uniqueEmail('sub') })
+          .select('id')
+          .single(),
+        'seed subscriber',
+      )
+    ).id;
+  const newMember = async () => {
+    const email = uniqueEmail('member');
+    const userId = await createAuthUser(serviceClient, email);
+    return { user_id: userId, email, role: 'viewer' };
+  };
+  let savedSettings: Record<string, unknown> | null = null;
+
+  return {
+    settings: {
+      columns: '*',
+      seed: async () => ({ id: true }),
+      newRow: async () => ({
+        row: { id: true, site_name: 'Inserted', sender_email: 'inserted@example.com' },
+        key: { id: true },
+      }),
+      change: () => ({ tagline: `changed ${randomUUID()}` }),
+      async beforeAllowedInsert() {
+        savedSettings = await one(service.from('settings').select('*').single(), 'read settings');
+        await one(service.from('settings').delete().eq('id', true).select(), 'clear settings');
+      },
+      async afterAllowedDelete() {
+        await one(
+          service
+            .from('settings')
+            .upsert(savedSettings ?? { id: true })
+            .select(),
+          'restore settings',
+        );
+      },
+    },
+    members: {
+      columns: '*',
+      async seed() {
+        const row = await newMember();
+        await one(service.from('members').insert(row).select(), 'seed member');
+        return { user_id: row.user_id };
+      },
+      async newRow() {
+        const row = await newMember();
+        return { row, key: { user_id: row.user_id } };
+      },
+      change: () => ({ role: 'editor' }),
+    },
+    lists: {
+      columns: '*',
+      async seed() {
+        const slug = `rls-${randomUUID().slice(0, 8)}`;
+        await one(service.from('lists').insert({ slug, name: slug }).select(), 'seed list');
+        return { slug };
+      },
+      async newRow() {
+        const slug = `rls-new-${randomUUID().slice(0, 8)}`;
+        return { row: { slug, name: 'New list', visibility: 'private' }, key: { slug } };
+      },
+      change: () => ({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
+    },
+    subscribers: {
+      columns: '*',
+      seed: async () => ({ id: await newSubscriber() }),
+      async newRow() {
+        const email = uniqueEmail('new');
+        return { row: { email, name: 'New' }, key: { email } };
+      },
+      change: () => ({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
+    },
+    subscriptions: {
+      columns: '*',
+      async seed() {
+        const subscriberId = await newSubscriber();
+        await one(
+          service
+            .from('subscriptions')
+            .insert({ subscriber_id: subscriberId, list_id: listId })
+            .select(),
+          'seed subscription',
+        );
+        return { subscriber_id: subscriberId, list_id: listId };
+      },
+      async newRow() {
+        const subscriberId = await newSubscriber();
+        const key = { subscriber_id: subscriberId, list_id: listId };
+        return { row: { ...key, status: 'pending' }, key };
+      },
+      change: () => ({ status: 'confirmed' }),
+    },
+    events: {
+      columns: '*',
+      async seed() {
+        const probe = randomUUID();
+        await one(
+          service.from('events').insert({ type: 'imported', data: { probe } }).select(),
+          'seed event',
+        );
+        return { 'data->>probe': probe };
+      },
+      async newRow() {
+        const probe = randomUUID();
+        return { row: { type: 'imported', data: { probe } }, key: { 'data->>probe': probe } };
+      },
+      change: () => ({ type: 'exported' }),
+    },
+  };
+}
