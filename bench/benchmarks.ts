@@ -1,5 +1,7 @@
 // Every benchmark `npm run bench` knows, by name.
+import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
+import { storageTransfer } from './storage-transfer.js';
 import type { Benchmark } from './types.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [restRoundtrip];
+export const BENCHMARKS: readonly Benchmark[] = [restRoundtrip, realtimeLatency, storageTransfer];

@@ -50,6 +50,37 @@ describe('renderResultsMarkdown', () => {
     expect(md).toContain('- insert / rest failed: REST not serving: 501');
   });
 
+  it('lays out each benchmark with its own sides and ratios, "-" where a case lacks one', () => {
+    const storage = {
+      ...file,
+      benchmark: 'storage-transfer',
+      options: { samples: 30, warmup: 3 },
+      measurements: [
+        { case: 'upload 1 MB', side: 'storage', stats: { p50: 20, p99: 40 }, error: null },
+        { case: 'upload 1 MB', side: 'disk', stats: { p50: 4, p99: 8 }, error: null },
+        { case: 'render', side: 'storage', stats: { p50: 60, p99: 90 }, error: null },
+        { case: 'render', side: 'sharp', stats: { p50: 50, p99: 70 }, error: null },
+      ],
+      comparisons: [
+        { case: 'upload 1 MB', numerator: 'storage', denominator: 'disk', p50Ratio: 5 },
+        { case: 'render', numerator: 'storage', denominator: 'sharp', p50Ratio: 1.2 },
+      ],
+      goals: [],
+    };
+    const md = renderResultsMarkdown([storage]);
+    expect(md).toContain('30 samples (+3 warm-up) per side');
+    expect(md).toContain(
+      '| case | storage | local disk | sharp in-process | storage/disk p50 | storage/sharp p50 |',
+    );
+    expect(md).toContain('| upload 1 MB | 20.00 / 40.00 | 4.00 / 8.00 | - | 5.00× | - |');
+    expect(md).toContain('| render | 60.00 / 90.00 | - | 50.00 / 70.00 | - | 1.20× |');
+
+    const unknown = renderResultsMarkdown([{ ...storage, benchmark: 'something-new' }]);
+    expect(unknown).toContain(
+      '| case | storage | disk | sharp | storage/disk p50 | storage/sharp p50 |',
+    );
+  });
+
   it('says so when there are no results', () => {
     expect(renderResultsMarkdown([])).toBe('_No results yet: run `npm run bench`._');
   });

@@ -39,41 +39,134 @@ interface ResultFile {
 const cell = (m: ResultFile['measurements'][number] | undefined) =>
   !m ? '-' : m.stats ? `${m.stats.p50.toFixed(2)} / ${m.stats.p99.toFixed(2)}` : 'failed';
 
+interface Pair {
+  numerator: string;
+  denominator: string;
+  label: string;
+}
+
+/** Which sides and comparisons a benchmark's table shows, and what one sample is called. */
+interface Layout {
+  per: string;
+  columns: { side: string; label: string }[];
+  ratios: Pair[];
+  deltas: Pair[];
+  goals: boolean;
+}
+
+const LAYOUTS: Record<string, Layout> = {
+  'rest-roundtrip': {
+    per: 'samples',
+    columns: [
+      { side: 'rest', label: 'REST' },
+      { side: 'direct', label: 'direct' },
+      { side: 'bare', label: 'bare' },
+    ],
+    ratios: [{ numerator: 'rest', denominator: 'direct', label: 'REST/direct p50' }],
+    deltas: [{ numerator: 'rest', denominator: 'direct', label: 'REST − direct p50' }],
+    goals: true,
+  },
+  'realtime-latency': {
+    per: 'inserts',
+    columns: [
+      { side: 'no RLS', label: 'no RLS, each client' },
+      { side: 'RLS', label: 'RLS, each client' },
+      { side: 'no RLS, last client', label: 'no RLS, last client' },
+      { side: 'RLS, last client', label: 'RLS, last client' },
+    ],
+    ratios: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS/no RLS p50' }],
+    deltas: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS − no RLS p50' }],
+    goals: false,
+  },
+  'storage-transfer': {
+    per: 'samples',
+    columns: [
+      { side: 'storage', label: 'storage' },
+      { side: 'disk', label: 'local disk' },
+      { side: 'sharp', label: 'sharp in-process' },
+    ],
+    ratios: [
+      { numerator: 'storage', denominator: 'disk', label: 'storage/disk p50' },
+      { numerator: 'storage', denominator: 'sharp', label: 'storage/sharp p50' },
+    ],
+    deltas: [],
+    goals: false,
+  },
+};
+
+/** A benchmark without a layout shows every side and every ratio in the order they were written. */
+function defaultLayout(f: ResultFile): Layout {
+  const pairs = [
+    ...new Map(f.comparisons.map((c) => [`${c.numerator}/${c.denominator}`, c])).values(),
+  ];
+  return {
+    per: 'samples',
+    columns: [...new Set(f.measurements.map((m) => m.side))].map((side) => ({ side, label: side })),
+    ratios: pairs.map((c) => ({ ...c, label: `${c.numerator}/${c.denominator} p50` })),
+    deltas: [],
+    goals: f.goals.length > 0,
+  };
+}
+
+function renderFile(f: ResultFile): string[] {
+  const m = f.machine;
+  const layout = LAYOUTS[f.benchmark] ?? defaultLayout(f);
+  const header = [
+    'case',
+    ...layout.columns.map((c) => c.label),
+    ...layout.ratios.map((r) => r.label),
+    ...layout.deltas.map((d) => d.label),
+    ...(layout.goals ? ['goal met'] : []),
+  ];
+  const lines = [
+    `**${f.benchmark}** on **${m.backend}** — ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
+      `commit ${m.gitCommit ?? '?'}, Node ${m.node}, ${m.cpuCount}× ${m.cpuModel}, ` +
+      `load ${m.loadAverage1m}${m.loadAverage1mEnd === undefined ? '' : `→${m.loadAverage1mEnd}`}, ` +
+      `${f.options.samples} ${layout.per} (+${f.options.warmup} warm-up) per side. ` +
+      'Times in ms, p50 / p99.',
+    '',
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+  ];
+  for (const c of [...new Set(f.measurements.map((x) => x.case))]) {
+    const side = (s: string) => f.measurements.find((x) => x.case === c && x.side === s);
+    const pair = (p: Pair) =>
+      f.comparisons.find(
+        (x) => x.case === c && x.numerator === p.numerator && x.denominator === p.denominator,
+      );
+    const goal = f.goals.find((g) => g.goal.startsWith(`${c}:`));
+    const met = !goal ? '-' : goal.met === null ? 'not judged' : goal.met ? 'yes' : 'no';
+    const cells = [
+      c,
+      ...layout.columns.map((col) => cell(side(col.side))),
+      ...layout.ratios.map((r) => {
+        const ratio = pair(r)?.p50Ratio;
+        return ratio == null ? '-' : `${ratio.toFixed(2)}×`;
+      }),
+      ...layout.deltas.map((d) => {
+        const delta = pair(d)?.p50DeltaMs;
+        return delta == null ? '-' : `${delta.toFixed(2)} ms`;
+      }),
+      ...(layout.goals ? [met] : []),
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  for (const e of f.measurements.filter((x) => x.error)) {
+    lines.push('', `- ${e.case} / ${e.side} failed: ${e.error}`);
+  }
+  return lines;
+}
+
 export function renderResultsMarkdown(files: ResultFile[]): string {
   if (!files.length) return '_No results yet: run `npm run bench`._';
   const sorted = [...files].sort(
     (a, b) =>
       a.benchmark.localeCompare(b.benchmark) || a.machine.backend.localeCompare(b.machine.backend),
   );
-  const lines: string[] = [];
-  for (const f of sorted) {
-    const m = f.machine;
-    lines.push(
-      `**${f.benchmark}** on **${m.backend}** — ${m.date.slice(0, 16).replace('T', ' ')} UTC, ` +
-        `commit ${m.gitCommit ?? '?'}, Node ${m.node}, ${m.cpuCount}× ${m.cpuModel}, ` +
-        `load ${m.loadAverage1m}${m.loadAverage1mEnd === undefined ? '' : `→${m.loadAverage1mEnd}`}, ${f.options.samples} samples (+${f.options.warmup} warm-up) per side. ` +
-        'Times in ms, p50 / p99.',
-      '',
-      '| case | REST | direct | bare | REST/direct p50 | REST − direct p50 | goal met |',
-      '|---|---|---|---|---|---|---|',
-    );
-    const cases = [...new Set(f.measurements.map((x) => x.case))];
-    for (const c of cases) {
-      const side = (s: string) => f.measurements.find((x) => x.case === c && x.side === s);
-      const ratio = f.comparisons.find((x) => x.case === c && x.denominator === 'direct');
-      const goal = f.goals.find((g) => g.goal.startsWith(`${c}:`));
-      const met = !goal ? '-' : goal.met === null ? 'not judged' : goal.met ? 'yes' : 'no';
-      lines.push(
-        `| ${c} | ${cell(side('rest'))} | ${cell(side('direct'))} | ${cell(side('bare'))} | ` +
-          `${ratio?.p50Ratio == null ? '-' : `${ratio.p50Ratio.toFixed(2)}×`} | ` +
-          `${ratio?.p50DeltaMs == null ? '-' : `${ratio.p50DeltaMs.toFixed(2)} ms`} | ${met} |`,
-      );
-    }
-    const errors = f.measurements.filter((x) => x.error);
-    for (const e of errors) lines.push('', `- ${e.case} / ${e.side} failed: ${e.error}`);
-    lines.push('');
-  }
-  return lines.join('\n').trim();
+  return sorted
+    .map((f) => renderFile(f).join('\n'))
+    .join('\n\n')
+    .trim();
 }
 
 export async function updateReadme(resultsDir: URL, readme: URL): Promise<void> {

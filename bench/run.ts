@@ -11,8 +11,8 @@ import { currentLoad, formatResult, machineInfo, writeResult } from './report.js
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    samples: { type: 'string', default: '1000' },
-    warmup: { type: 'string', default: '100' },
+    samples: { type: 'string' },
+    warmup: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -23,10 +23,9 @@ function integerOption(name: string, value: string, min: number): number {
   console.error(`--${name} must be an integer ≥ ${min}, got "${value}"`);
   process.exit(2);
 }
-const options = {
-  samples: integerOption('samples', values.samples, 1),
-  warmup: integerOption('warmup', values.warmup, 0),
-};
+// Without --samples/--warmup each benchmark uses its own defaults (1000 and 100 unless it says).
+const samples = values.samples === undefined ? null : integerOption('samples', values.samples, 1);
+const warmup = values.warmup === undefined ? null : integerOption('warmup', values.warmup, 0);
 
 const unknown = positionals.filter((name) => !BENCHMARKS.some((b) => b.name === name));
 if (unknown.length) {
@@ -43,6 +42,10 @@ const resultsDir = values.out
 
 let failed = false;
 for (const bench of selected) {
+  const options = {
+    samples: samples ?? bench.defaults?.samples ?? 1000,
+    warmup: warmup ?? bench.defaults?.warmup ?? 100,
+  };
   const machine = machineInfo();
   const started = performance.now();
   try {

@@ -49,5 +49,7 @@ export interface BenchResult {
 export interface Benchmark {
   name: string;
   description: string;
+  /** Samples and warm-up when the command line names none (slow cases need fewer than 1000). */
+  defaults?: { samples: number; warmup: number };
   run(options: BenchOptions): Promise<BenchResult>;
 }
