@@ -14,16 +14,16 @@ import {
 export function addedToTeamMail(settings: MailSettings, to: string, role: string): OutgoingMail {
   const login = `${env.siteUrl()}/login/`;
   const site = settings.site_name;
-  const intro = `You have been added to the ${site} team as ${role}. Sign in with this address to get started.`;
+  const intro = `You have been added to the team at ${site} as ${role}. Sign in with this address to get started.`;
   return {
     ...senderFields(settings),
     to,
-    subject: `You have been added to the ${site} team`,
+    subject: `You have been added to the team at ${site}`,
     text: `${intro}\n\nSign in: ${login}\n`,
     html: layoutHtml({
-      title: `You have been added to the ${site} team`,
+      title: `You have been added to the team at ${site}`,
       bodyHtml:
-        `<h1 style="font-size:22px;margin:0 0 16px">Welcome to the ${escapeHtml(site)} team</h1>` +
+        `<h1 style="font-size:22px;margin:0 0 16px">Welcome to the team at ${escapeHtml(site)}</h1>` +
         paragraphsHtml(intro) +
         buttonHtml('Sign in', login),
       footerHtml: escapeHtml(settings.postal_address),

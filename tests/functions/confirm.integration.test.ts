@@ -1,0 +1,242 @@
+// confirm (SPEC §7) through HTTP against the emulator: the emailed link confirms once, answers the
+// lists and the waitlist place, sends a welcome; forged, expired, reused and malformed tokens and
+// bad requests are refused and change nothing.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEmulator } from '../../emulator/index';
+import {
+  callFunction,
+  linkIn,
+  snapshot,
+  signTestToken,
+  sql,
+  startFunctionsEmulator,
+  TEST_SITE_URL,
+  waitForMail,
+} from './kit';
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startFunctionsEmulator();
+}, 120_000);
+afterAll(async () => {
+  await emu?.stop();
+});
+
+const unique = () => `${Date.now()}-${randomBytes(4).toString('hex')}@example.com`;
+const ip = () => `10.${[1, 2, 3].map(() => randomBytes(1)[0]).join('.')}`;
+const subscribe = (body: unknown) =>
+  callFunction(emu, 'subscribe', { body, headers: { 'X-Forwarded-For': ip() } });
+const confirm = (token: unknown) => callFunction(emu, 'confirm', { body: { token } });
+
+/** Subscribes `email` and returns the token of the confirm link it was mailed (its `nth` mail). */
+async function signupToken(email: string, lists?: string[], nth = 1): Promise<string> {
+  const res = await subscribe({ email, ...(lists ? { lists } : {}) });
+  expect(res.status).toBe(200);
+  const mails = await waitForMail(emu, email, nth);
+  return linkIn(mails[mails.length - 1]!, '/confirm/').searchParams.get('token')!;
+}
+
+const statusOf = async (email: string) =>
+  sql<{ list: string; status: string }>(
+    emu,
+    `select l.slug as list, s.status from public.subscriptions s join public.subscribers u on u.id = s.subscriber_id
+     join public.lists l on l.id = s.list_id where u.email = $1 order by l.slug`,
+    [email],
+  );
+
+describe('confirm: the emailed link', () => {
+  it('confirms the pending lists once, answers them and sends a welcome', async () => {
+    const email = unique();
+    const token = await signupToken(email, ['newsletter', 'product-updates']);
+    const res = await confirm(token);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      lists: [{ slug: 'newsletter', name: 'The newsletter' }],
+    });
+    expect(await statusOf(email)).toEqual([
+      { list: 'newsletter', status: 'confirmed' },
+      { list: 'product-updates', status: 'confirmed' },
+    ]);
+    const [event] = await sql<{ type: string; data: { source: string } }>(
+      emu,
+      `select e.type, e.data from public.events e join public.subscribers s on s.id = e.subscriber_id
+       where s.email = $1 order by e.id desc limit 1`,
+      [email],
+    );
+    expect(event).toMatchObject({ type: 'confirmed', data: { source: 'confirm-link' } });
+
+    const mails = await waitForMail(emu, email, 2);
+    const welcome = mails[1]!;
+    expect(welcome.subject).toBe('Welcome to The Postbox Letter');
+    expect(welcome.text).toContain('The newsletter');
+    expect(welcome.text).toContain('Postbox, 1 Example Street');
+    expect(linkIn(welcome, '/unsubscribe/').origin).toBe(TEST_SITE_URL);
+    expect(linkIn(welcome, '/preferences/').origin).toBe(TEST_SITE_URL);
+
+    // The same link again: used, so invalid; nothing changes and no second welcome goes out.
+    const before = await snapshot(emu);
+    const again = await confirm(token);
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe('token_invalid');
+    expect(await snapshot(emu)).toBe(before);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await waitForMail(emu, email, 2)).toHaveLength(2);
+  });
+
+  it('answers the waitlist place with the referral link on a waitlist list', async () => {
+    const email = unique();
+    const token = await signupToken(email, ['early-access']);
+    const res = await confirm(token);
+    expect(res.status).toBe(200);
+    const [me] = await sql<{ referral_code: string }>(
+      emu,
+      'select referral_code from public.subscribers where email = $1',
+      [email],
+    );
+    const [{ total }] = (await sql<{ total: number }>(
+      emu,
+      `select count(*)::int as total from public.subscriptions s join public.lists l on l.id = s.list_id
+       where l.slug = 'early-access' and s.status = 'confirmed'`,
+    )) as [{ total: number }];
+    expect(res.body).toEqual({
+      lists: [{ slug: 'early-access', name: 'Early access waitlist' }],
+      waitlist: {
+        list: { slug: 'early-access', name: 'Early access waitlist' },
+        position: total,
+        total,
+        referrals: 0,
+        code: me!.referral_code,
+        url: `${TEST_SITE_URL}/?ref=${me!.referral_code}&list=early-access`,
+      },
+    });
+    const mails = await waitForMail(emu, email, 2);
+    expect(mails[1]!.text).toContain(`You are number ${total} on the Early access waitlist`);
+    expect(mails[1]!.text).toContain(
+      `${TEST_SITE_URL}/?ref=${me!.referral_code}&list=early-access`,
+    );
+  });
+
+  it('a second signup mails a second link; each works once', async () => {
+    const email = unique();
+    const first = await signupToken(email);
+    const second = await signupToken(email, undefined, 2);
+    expect(second).not.toBe(first);
+    expect((await confirm(second)).status).toBe(200);
+    // The first link still has its nonce: it is accepted, and confirms nothing new.
+    const late = await confirm(first);
+    expect(late.status).toBe(200);
+    expect(late.body).toEqual({ lists: [{ slug: 'newsletter', name: 'The newsletter' }] });
+    expect((await confirm(first)).body.error.code).toBe('token_invalid');
+  });
+
+  it('does not confirm a subscriber blocklisted since the link was sent', async () => {
+    const email = unique();
+    const token = await signupToken(email);
+    await sql(emu, `update public.subscribers set status = 'blocklisted' where email = $1`, [
+      email,
+    ]);
+    const before = await snapshot(emu);
+    const res = await confirm(token);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('token_invalid');
+    expect(await snapshot(emu)).toBe(before);
+  });
+});
+
+describe('confirm: refusals change nothing', () => {
+  let payload: { p: string; s: string; l: string[]; e: number; n: string };
+  beforeAll(async () => {
+    const email = unique();
+    const token = await signupToken(email);
+    payload = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
+  });
+
+  const cases: [
+    string,
+    () => Promise<{ status: number; body: { error: { code: string } } }>,
+    number,
+    string,
+  ][] = [
+    [
+      'forged signature',
+      () => confirm(signTestToken(payload, 'not-the-secret')),
+      400,
+      'token_invalid',
+    ],
+    [
+      'expired link',
+      () => confirm(signTestToken({ ...payload, e: Math.floor(Date.now() / 1000) - 60 })),
+      410,
+      'token_expired',
+    ],
+    [
+      'unknown nonce',
+      () => confirm(signTestToken({ ...payload, n: randomBytes(16).toString('hex') })),
+      400,
+      'token_invalid',
+    ],
+    [
+      'another purpose',
+      () => confirm(signTestToken({ ...payload, p: 'unsubscribe' })),
+      400,
+      'token_invalid',
+    ],
+    ['no lists', () => confirm(signTestToken({ ...payload, l: [] })), 400, 'token_invalid'],
+    [
+      'subscriber not a uuid',
+      () => confirm(signTestToken({ ...payload, s: 'x' })),
+      400,
+      'token_invalid',
+    ],
+    ['malformed token', () => confirm('not.a.token'), 400, 'token_invalid'],
+    ['missing token', () => callFunction(emu, 'confirm', { body: {} }), 400, 'token_invalid'],
+    ['token not a string', () => confirm(42), 400, 'token_invalid'],
+    [
+      'wrong method',
+      () => callFunction(emu, 'confirm', { method: 'GET' }),
+      405,
+      'method_not_allowed',
+    ],
+    [
+      'wrong content type',
+      () =>
+        callFunction(emu, 'confirm', {
+          rawBody: 'token=x',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'invalid JSON',
+      () =>
+        callFunction(emu, 'confirm', {
+          rawBody: '{',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      422,
+      'invalid_input',
+    ],
+    ['body over 16 KB', () => confirm('t'.repeat(17_000)), 413, 'payload_too_large'],
+  ];
+  it.each(cases)('%s', async (_name, call, status, code) => {
+    const before = await snapshot(emu);
+    const res = await call();
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect(await snapshot(emu)).toBe(before);
+  });
+
+  it('the genuine token still works after all that', async () => {
+    const res = await confirm(signTestToken(payload));
+    expect(res.status).toBe(200);
+    expect(res.body.lists).toEqual([{ slug: 'newsletter', name: 'The newsletter' }]);
+  });
+
+  it('answers the CORS preflight', async () => {
+    const res = await callFunction(emu, 'confirm', { method: 'OPTIONS' });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
