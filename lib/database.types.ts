@@ -53,6 +53,7 @@ export type Database = {
           body_md: string
           created_at: string
           created_by: string | null
+          deferred: number
           failed: number
           finished_at: string | null
           from_email: string | null
@@ -75,6 +76,7 @@ export type Database = {
           body_md?: string
           created_at?: string
           created_by?: string | null
+          deferred?: number
           failed?: number
           finished_at?: string | null
           from_email?: string | null
@@ -97,6 +99,7 @@ export type Database = {
           body_md?: string
           created_at?: string
           created_by?: string | null
+          deferred?: number
           failed?: number
           finished_at?: string | null
           from_email?: string | null
@@ -119,6 +122,7 @@ export type Database = {
         Row: {
           attempts: number
           campaign_id: string
+          claim_token: string | null
           claimed_at: string | null
           last_error: string | null
           message_id: string | null
@@ -130,6 +134,7 @@ export type Database = {
         Insert: {
           attempts?: number
           campaign_id: string
+          claim_token?: string | null
           claimed_at?: string | null
           last_error?: string | null
           message_id?: string | null
@@ -141,6 +146,7 @@ export type Database = {
         Update: {
           attempts?: number
           campaign_id?: string
+          claim_token?: string | null
           claimed_at?: string | null
           last_error?: string | null
           message_id?: string | null
@@ -404,6 +410,13 @@ export type Database = {
       [_ in never]: never
     }
     Functions: {
+      acquire_send_tokens: {
+        Args: { p_wanted: number; p_rate: number }
+        Returns: {
+          granted: number
+          wait_ms: number
+        }[]
+      }
       add_member: {
         Args: {
           p_user_id: string
@@ -413,11 +426,69 @@ export type Database = {
         }
         Returns: Json
       }
+      campaign_action: {
+        Args: { p_campaign_id: string; p_action: string; p_at?: string }
+        Returns: {
+          archive: boolean
+          body_html: string
+          body_md: string
+          created_at: string
+          created_by: string | null
+          deferred: number
+          failed: number
+          finished_at: string | null
+          from_email: string | null
+          from_name: string | null
+          id: string
+          name: string
+          preheader: string
+          recipients: number
+          scheduled_at: string | null
+          sent: number
+          slug: string | null
+          started_at: string | null
+          status: string
+          subject: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "campaigns"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       claim_deliveries: {
         Args: { p_limit: number; p_claim_timeout?: unknown }
         Returns: {
           attempts: number
           campaign_id: string
+          claim_token: string | null
+          claimed_at: string | null
+          last_error: string | null
+          message_id: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          subscriber_id: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "deliveries"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+      claim_delivery_batch: {
+        Args: {
+          p_limit: number
+          p_claim_timeout: unknown
+          p_claim_token: string
+        }
+        Returns: {
+          attempts: number
+          campaign_id: string
+          claim_token: string | null
           claimed_at: string | null
           last_error: string | null
           message_id: string | null
@@ -443,6 +514,7 @@ export type Database = {
       }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      finish_idle_campaigns: { Args: never; Returns: number }
       get_preferences: { Args: { p_subscriber: string }; Returns: Json }
       get_unsubscribe: {
         Args: { p_subscriber: string; p_lists: string[] }
@@ -467,9 +539,38 @@ export type Database = {
         }[]
       }
       member_candidate: { Args: { p_email: string }; Returns: Json }
+      public_subscriber_count: { Args: never; Returns: number }
+      record_delivery: {
+        Args: {
+          p_campaign_id: string
+          p_subscriber_id: string
+          p_claim_token: string
+          p_outcome: string
+          p_message_id?: string
+          p_error?: string
+          p_max_attempts?: number
+        }
+        Returns: Json
+      }
+      release_delivery_claims: {
+        Args: { p_claim_token: string }
+        Returns: number
+      }
+      renew_delivery_claims: {
+        Args: { p_claim_token: string }
+        Returns: {
+          campaign_id: string
+          subscriber_id: string
+          campaign_status: string
+        }[]
+      }
       resubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[] }
         Returns: Json
+      }
+      retry_failed_deliveries: {
+        Args: { p_campaign_id: string }
+        Returns: number
       }
       signup_status: { Args: { p_lists: string[] }; Returns: string }
       signups_per_day: {
