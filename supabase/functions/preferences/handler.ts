@@ -2,7 +2,7 @@
 // page's actions. Each write is one SQL function (one transaction); the token is the only proof.
 import { rpc } from '../_shared/db.ts';
 import { json, readJsonObject } from '../_shared/http.ts';
-import { readSelfServiceToken, tokenFrom } from '../unsubscribe/token.ts';
+import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
 import { parsePreferencesRequest } from './input.ts';
 
 export async function handlePreferences(req: Request): Promise<Response> {

@@ -4,7 +4,7 @@ import { rpc } from '../_shared/db.ts';
 import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
 import { maskEmail } from './mask.ts';
-import { readSelfServiceToken, tokenFrom } from './token.ts';
+import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
 
 interface UnsubscribeView {
   email: string;

@@ -1,8 +1,8 @@
 // Reads an unsubscribe or preferences token into the ids the SQL functions take. The signature is
 // checked by _shared/tokens.ts; this also checks the payload's shape, so a malformed id is a
-// `token_invalid` rather than a failed uuid cast (a 500). (A candidate for _shared/.)
-import { AppError } from '../_shared/errors.ts';
-import { verifyToken } from '../_shared/tokens.ts';
+// `token_invalid` rather than a failed uuid cast (a 500).
+import { AppError } from './errors.ts';
+import { verifyToken } from './tokens.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
