@@ -1,0 +1,172 @@
+// Campaign bodies (SPEC §5): Markdown → sanitised HTML (what campaigns.body_html and the archive
+// hold) and a plain-text part derived from the same Markdown. Pure: no Deno APIs, no I/O.
+import { Lexer, marked, sanitizeHtml, type Token, type Tokens } from './deps.ts';
+
+/** Images get a fixed inline style so they never overflow the 600 px column of mail clients. */
+const IMAGE_STYLE = 'max-width:100%;height:auto';
+
+const SANITIZE_OPTIONS = {
+  allowedTags: [
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
+    ...['ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'del', 's', 'a', 'img', 'sup', 'sub'],
+    ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+  ],
+  allowedAttributes: {
+    a: ['href', 'title', 'rel'],
+    img: ['src', 'alt', 'title', 'width', 'height', 'style'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+  },
+  // No javascript:, data:, vbscript: … anywhere; images only over http(s).
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'] },
+  allowProtocolRelative: false,
+  // script, style, textarea… are dropped with their content; other unknown tags keep their text.
+  disallowedTagsMode: 'discard' as const,
+  transformTags: {
+    a: (tagName: string, attribs: Record<string, string>) => ({
+      tagName,
+      attribs: { ...attribs, rel: 'noopener' },
+    }),
+    img: (tagName: string, attribs: Record<string, string>) => ({
+      tagName,
+      attribs: { ...attribs, style: IMAGE_STYLE },
+    }),
+  },
+};
+
+/** Markdown (raw HTML allowed, then sanitised) → HTML without scripts, handlers or unsafe URLs. */
+export function renderCampaignHtml(markdown: string): string {
+  const html = marked.parse(markdown, { async: false, gfm: true }) as string;
+  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  '#39': "'",
+  nbsp: ' ',
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]!);
+}
+
+/** Raw HTML in Markdown contributes its text only (tags, scripts and styles dropped). */
+function htmlText(html: string): string {
+  return decodeEntities(sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }));
+}
+
+function safeUrl(href: string): string | null {
+  return /^(https?:|mailto:)/i.test(href.trim()) ? href.trim() : null;
+}
+
+function inlineText(tokens: Token[] | undefined): string {
+  let out = '';
+  for (const token of tokens ?? []) {
+    switch (token.type) {
+      case 'link': {
+        const link = token as Tokens.Link;
+        const label = inlineText(link.tokens);
+        const url = safeUrl(link.href);
+        out += url && url !== label ? `${label} (${url})` : label;
+        break;
+      }
+      case 'image': {
+        const image = token as Tokens.Image;
+        out += image.text ? `[${image.text}]` : '';
+        break;
+      }
+      case 'br':
+        out += '\n';
+        break;
+      case 'html':
+        out += htmlText((token as Tokens.HTML).text);
+        break;
+      case 'codespan':
+        out += decodeEntities((token as Tokens.Codespan).text);
+        break;
+      default: {
+        const withTokens = token as { tokens?: Token[]; text?: string };
+        out += withTokens.tokens
+          ? inlineText(withTokens.tokens)
+          : decodeEntities(withTokens.text ?? '');
+      }
+    }
+  }
+  return out;
+}
+
+function blockText(tokens: Token[], indent = ''): string[] {
+  const blocks: string[] = [];
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'space':
+        break;
+      case 'heading': {
+        const text = inlineText((token as Tokens.Heading).tokens);
+        blocks.push(
+          (token as Tokens.Heading).depth <= 2 ? `${text}\n${'='.repeat(text.length)}` : text,
+        );
+        break;
+      }
+      case 'paragraph':
+      case 'text':
+        blocks.push(
+          inlineText((token as Tokens.Paragraph).tokens ?? []) || (token as Tokens.Text).text,
+        );
+        break;
+      case 'list': {
+        const list = token as Tokens.List;
+        const start = typeof list.start === 'number' ? list.start : 1;
+        const items = list.items.map((item, i) => {
+          const marker = list.ordered ? `${start + i}. ` : '- ';
+          const body = blockText(item.tokens, `${indent}  `).join('\n');
+          return `${indent}${marker}${body.trimStart()}`;
+        });
+        blocks.push(items.join('\n'));
+        break;
+      }
+      case 'blockquote':
+        blocks.push(
+          blockText((token as Tokens.Blockquote).tokens)
+            .join('\n\n')
+            .split('\n')
+            .map((line) => `> ${line}`)
+            .join('\n'),
+        );
+        break;
+      case 'code':
+        blocks.push((token as Tokens.Code).text);
+        break;
+      case 'hr':
+        blocks.push('----');
+        break;
+      case 'html': {
+        const text = htmlText((token as Tokens.HTML).text).trim();
+        if (text) blocks.push(text);
+        break;
+      }
+      case 'table': {
+        const table = token as Tokens.Table;
+        const row = (cells: { tokens: Token[] }[]) =>
+          cells.map((c) => inlineText(c.tokens)).join(' | ');
+        blocks.push([row(table.header), ...table.rows.map(row)].join('\n'));
+        break;
+      }
+      default: {
+        const raw = (token as { raw?: string }).raw;
+        if (raw?.trim()) blocks.push(raw.trim());
+      }
+    }
+  }
+  return blocks;
+}
+
+/** The plain-text part: the Markdown's words, links as "label (url)", raw HTML reduced to text. */
+export function renderCampaignText(markdown: string): string {
+  return blockText(Lexer.lex(markdown)).join('\n\n').trim();
+}

@@ -1,0 +1,50 @@
+// process-queue (SPEC §7, §9): the scheduler's worker. Only the service role may run it (pg_cron via
+// pg_net every 10 s, send-campaign after a send or resume); any number may run at once.
+import { runQueue } from '../_shared/campaign-queue.ts';
+import { env } from '../_shared/env.ts';
+import { AppError } from '../_shared/errors.ts';
+import { invalidInput } from '../_shared/errors.ts';
+import { json, readJsonObject, serve } from '../_shared/http.ts';
+
+const DEFAULT_BUDGET_MS = 25_000;
+
+/** The bearer is the service-role key, or a JWT whose role claim is service_role (the gateway has verified it: verify_jwt = true). */
+function isServiceRole(req: Request): boolean {
+  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+  if (!token) return false;
+  if (env.serviceRoleKey() && token === env.serviceRoleKey()) return true;
+  const payload = token.split('.')[1];
+  if (!payload) return false;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return claims?.role === 'service_role';
+  } catch {
+    return false;
+  }
+}
+
+function positiveInteger(value: unknown, field: string, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max)
+    throw invalidInput(field, `must be a whole number from 1 to ${max}`);
+  return value;
+}
+
+serve(['POST'], async (req) => {
+  if (!isServiceRole(req)) throw new AppError('forbidden');
+  const body = req.headers.get('content-length') === '0' ? {} : await readJsonObject(req);
+  const configured = Number(Deno.env.get('POSTBOX_QUEUE_BUDGET_MS') ?? DEFAULT_BUDGET_MS);
+  const budgetMs = positiveInteger(body.budget_ms, 'budget_ms', 120_000) ?? configured;
+  // Fault injection for the crash tests only: never honoured unless the environment allows it.
+  const abandonAfter =
+    Deno.env.get('POSTBOX_QUEUE_TEST_HOOKS') === 'on'
+      ? positiveInteger(body.abandon_after, 'abandon_after', 100_000)
+      : undefined;
+  const result = await runQueue({
+    budgetMs: Math.min(budgetMs, configured),
+    claimTimeoutSeconds: Number(Deno.env.get('POSTBOX_CLAIM_TIMEOUT_SECONDS') ?? 600),
+    concurrency: 4,
+    abandonAfter,
+  });
+  return json(result);
+});

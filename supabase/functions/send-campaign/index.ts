@@ -1,0 +1,92 @@
+// send-campaign (SPEC §4, §6, §7): a team member drives a campaign — send, schedule, pause, resume,
+// cancel, retry (admin and up) or a test to team addresses (editor and up). Every state change is
+// one SQL function; sending itself is process-queue's, which a send or resume starts at once.
+import { adminClient, callerOf, rpc } from '../_shared/db.ts';
+import { AppError } from '../_shared/errors.ts';
+import { json, readJsonObject, serve } from '../_shared/http.ts';
+import { startCampaign } from '../_shared/campaign-queue.ts';
+import { kickQueue } from '../_shared/campaign-kick.ts';
+import { campaignMail, loadCampaignContext, loadMailSettings } from '../_shared/campaign-mail.ts';
+import { sendMail } from '../_shared/mail.ts';
+import { parseCampaignRequest, type CampaignRequest } from './input.ts';
+
+const RANK: Record<string, number> = { viewer: 1, editor: 2, admin: 3, owner: 4 };
+
+async function callerRole(req: Request): Promise<{ email: string; rank: number }> {
+  const caller = await callerOf(req);
+  const { data, error } = await adminClient()
+    .from('members')
+    .select('role')
+    .eq('user_id', caller.id)
+    .maybeSingle();
+  if (error) throw new AppError('internal');
+  return { email: caller.email, rank: RANK[data?.role ?? ''] ?? 0 };
+}
+
+async function campaignRow(id: string): Promise<Record<string, unknown>> {
+  const { data, error } = await adminClient()
+    .from('campaigns')
+    .select('*')
+    .eq('id', id)
+    .maybeSingle();
+  if (error) throw new AppError('internal');
+  if (!data) throw new AppError('not_found', 'That campaign does not exist.');
+  return data;
+}
+
+/** A test goes only to team members' addresses (the caller's own when none are given). */
+async function sendTest(request: CampaignRequest, callerEmail: string): Promise<Response> {
+  const emails = request.emails ?? [callerEmail];
+  const { data, error } = await adminClient().from('members').select('email').in('email', emails);
+  if (error) throw new AppError('internal');
+  const known = new Set((data ?? []).map((m) => String(m.email).toLowerCase()));
+  const stranger = emails.find((e) => !known.has(e));
+  if (stranger)
+    throw new AppError('invalid_input', `emails: ${stranger} is not a team member`, {
+      field: 'emails',
+    });
+  const context = await loadCampaignContext(request.campaignId, await loadMailSettings());
+  if (!context.campaign.subject.trim())
+    throw new AppError('invalid_input', 'subject: must be 1 to 200 characters', {
+      field: 'subject',
+    });
+  // The footer links of a test point at no subscriber, so they do nothing when followed.
+  const nobody = '00000000-0000-0000-0000-000000000000';
+  for (const email of emails) {
+    await sendMail(await campaignMail(context, { id: nobody, email }, { test: true }));
+  }
+  return json({ sent: emails });
+}
+
+serve(['POST'], async (req) => {
+  const caller = await callerRole(req);
+  const request = parseCampaignRequest(await readJsonObject(req));
+  const needed = request.action === 'test' ? RANK.editor! : RANK.admin!;
+  if (caller.rank < needed) throw new AppError('forbidden');
+  const id = request.campaignId;
+
+  switch (request.action) {
+    case 'test':
+      return await sendTest(request, caller.email);
+    case 'send': {
+      const campaign = await campaignRow(id);
+      await startCampaign(id, String(campaign.body_md ?? ''));
+      kickQueue();
+      return json({ campaign: await campaignRow(id) });
+    }
+    case 'retry': {
+      const retried = await rpc<number>('retry_failed_deliveries', { p_campaign_id: id });
+      if (retried > 0) kickQueue();
+      return json({ campaign: await campaignRow(id), retried });
+    }
+    default: {
+      const campaign = await rpc<Record<string, unknown>>('campaign_action', {
+        p_campaign_id: id,
+        p_action: request.action,
+        p_at: request.at ?? null,
+      });
+      if (request.action === 'resume') kickQueue();
+      return json({ campaign });
+    }
+  }
+});

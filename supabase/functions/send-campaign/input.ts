@@ -1,0 +1,45 @@
+// send-campaign's request body: {campaign_id, action, at?, emails?}, checked before anything runs.
+import { invalidInput } from '../_shared/errors.ts';
+import { checkEmail } from '../_shared/email.ts';
+
+export const ACTIONS = ['send', 'schedule', 'pause', 'resume', 'cancel', 'test', 'retry'] as const;
+export type CampaignAction = (typeof ACTIONS)[number];
+
+export interface CampaignRequest {
+  campaignId: string;
+  action: CampaignAction;
+  at?: string;
+  emails?: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const MAX_TEST_EMAILS = 5;
+
+export function parseCampaignRequest(body: Record<string, unknown>): CampaignRequest {
+  const { campaign_id: campaignId, action, at, emails } = body;
+  if (typeof campaignId !== 'string' || !UUID.test(campaignId))
+    throw invalidInput('campaign_id', 'must be a campaign id');
+  if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action))
+    throw invalidInput('action', `must be one of ${ACTIONS.join(', ')}`);
+  const request: CampaignRequest = { campaignId, action: action as CampaignAction };
+  if (action === 'schedule') {
+    const time = typeof at === 'string' ? Date.parse(at) : NaN;
+    if (!Number.isFinite(time)) throw invalidInput('at', 'must be an ISO date and time');
+    if (time <= Date.now()) throw invalidInput('at', 'must be a time in the future');
+    request.at = new Date(time).toISOString();
+  }
+  if (action === 'test' && emails !== undefined) {
+    if (!Array.isArray(emails) || emails.length < 1 || emails.length > MAX_TEST_EMAILS)
+      throw invalidInput('emails', `must list 1 to ${MAX_TEST_EMAILS} addresses`);
+    request.emails = [
+      ...new Set(
+        emails.map((e) => {
+          const check = checkEmail(e);
+          if (!check.ok) throw invalidInput('emails', `${String(e)} is not a valid address`);
+          return check.email;
+        }),
+      ),
+    ];
+  }
+  return request;
+}
