@@ -154,6 +154,15 @@ async function writeCase(table: Table, actor: Actor, op: TableOp, outcome: Outco
   expect(answer.status).toBe(204);
   if (outcome === 'noop') {
     expect(after).toEqual(before);
+    // Asked to return what it changed (Prefer: return=representation), the API says: nothing.
+    const returned =
+      op === 'update'
+        ? await db.from(table).update(change).match(key).select()
+        : await db.from(table).delete().match(key).select();
+    expect(returned.error).toBeNull();
+    expect(returned.status).toBe(200);
+    expect(returned.data).toEqual([]);
+    expect(await serviceRead(table, key)).toEqual(before);
   } else if (op === 'update') {
     expect(outcome).toBe('ok');
     expect(after).toHaveLength(1);
@@ -176,6 +185,15 @@ async function mediaFolder(folder: string): Promise<string[]> {
   const { data, error } = await team.service.storage.from('media').list(folder);
   if (error) throw new Error(`service list ${folder}: ${error.message}`);
   return data.map((o) => o.name);
+}
+
+/** Size in bytes of a stored file, as the service role lists it. */
+async function mediaSize(path: string): Promise<number> {
+  const [folder, name] = path.split('/');
+  const { data, error } = await team.service.storage.from('media').list(folder);
+  if (error) throw new Error(`service list ${folder}: ${error.message}`);
+  const file = data.find((o) => o.name === name);
+  return (file?.metadata as { size?: number } | undefined)?.size ?? -1;
 }
 
 async function seedMedia(): Promise<{ folder: string; path: string }> {
@@ -208,6 +226,19 @@ async function mediaCase(actor: Actor, op: StorageOp, outcome: Outcome): Promise
     return;
   }
   const { folder, path } = await seedMedia();
+  if (op === 'replace') {
+    const bigger = Buffer.concat([PNG, Buffer.alloc(64)]);
+    const answer = await media.upload(path, bigger, { contentType: 'image/png', upsert: true });
+    if (outcome === 'ok') {
+      expect(answer.error).toBeNull();
+      expect(await mediaSize(path)).toBe(bigger.length);
+    } else {
+      expect(outcome).toBe('rls');
+      expect(answer.error).toMatchObject({ status: 400, statusCode: '403' });
+      expect(await mediaSize(path)).toBe(PNG.length);
+    }
+    return;
+  }
   if (op === 'list') {
     const answer = await media.list(folder);
     expect(answer.error).toBeNull();

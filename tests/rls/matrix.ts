@@ -4,7 +4,7 @@ import type { Actor } from './team-kit';
 
 export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
-export type StorageOp = 'upload' | 'list' | 'delete';
+export type StorageOp = 'upload' | 'replace' | 'list' | 'delete';
 
 /**
  * What the caller sees, exactly as upstream PostgREST / Storage answer it:
@@ -80,6 +80,8 @@ export const TABLES: Record<Table, Record<TableOp, Row>> = {
 export const MEDIA: Record<StorageOp, Row> = {
   //              anon        nonMember   viewer      editor      admin       owner       service
   upload:       ['rls',      'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
+  // Upload with upsert over an existing file (a new logo under the same name).
+  replace:      ['rls',      'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
   list:         ['hidden',   'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
   delete:       ['noop',     'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
 };

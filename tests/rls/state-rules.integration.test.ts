@@ -211,6 +211,43 @@ describe('subscription rules, as an admin through the API', () => {
   });
 });
 
+describe('nobody raises their own role', () => {
+  it.each(['viewer', 'editor', 'admin'] as const)(
+    'a %s cannot make themself owner (204, nothing changes)',
+    async (role) => {
+      const me = team.users[role];
+      const answer = await me.client.from('members').update({ role: 'owner' }).eq('user_id', me.id);
+      expect(answer.error).toBeNull();
+      expect(answer.status).toBe(204);
+      const { data } = await team.service.from('members').select('role').eq('user_id', me.id);
+      expect(data).toEqual([{ role }]);
+    },
+  );
+
+  it('a signed-in stranger cannot enrol themself (403, 42501)', async () => {
+    const me = team.users.nonMember;
+    const answer = await me.client
+      .from('members')
+      .insert({ user_id: me.id, email: me.email, role: 'owner' });
+    expect(answer.status).toBe(403);
+    expect(answer.error).toMatchObject({
+      code: '42501',
+      message: 'new row violates row-level security policy for table "members"',
+    });
+    const { data } = await team.service.from('members').select('role').eq('user_id', me.id);
+    expect(data).toEqual([]);
+  });
+
+  it('a removed member loses access at once, with the same session', async () => {
+    const leaver = await signedInUser(team.emu, team.service, 'viewer');
+    expect((await leaver.client.from('subscribers').select('id')).data?.length).toBeGreaterThan(0);
+    const removed = await team.users.owner.client.from('members').delete().eq('user_id', leaver.id);
+    expect(removed.error).toBeNull();
+    expect((await leaver.client.from('subscribers').select('id')).data).toEqual([]);
+    expect((await leaver.client.from('settings').select('sender_email')).data).toEqual([]);
+  });
+});
+
 describe('the team keeps an owner', () => {
   it('the last owner can neither demote nor remove themself (400, 23514)', async () => {
     const owner = team.users.owner;
