@@ -1,7 +1,13 @@
 // Every benchmark `npm run bench` knows, by name.
 import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
+import { signup } from './signup.js';
 import { storageTransfer } from './storage-transfer.js';
 import type { Benchmark } from './types.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [restRoundtrip, realtimeLatency, storageTransfer];
+export const BENCHMARKS: readonly Benchmark[] = [
+  restRoundtrip,
+  realtimeLatency,
+  storageTransfer,
+  signup,
+];

@@ -25,6 +25,7 @@ interface ResultFile {
     side: string;
     stats: { p50: number; p99: number } | null;
     error: string | null;
+    throughput?: number | null;
   }[];
   comparisons: {
     case: string;
@@ -52,6 +53,8 @@ interface Layout {
   ratios: Pair[];
   deltas: Pair[];
   goals: boolean;
+  /** Sides whose requests per second get a column of their own. */
+  throughput?: { side: string; label: string }[];
 }
 
 const LAYOUTS: Record<string, Layout> = {
@@ -77,6 +80,24 @@ const LAYOUTS: Record<string, Layout> = {
     ratios: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS/no RLS p50' }],
     deltas: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS − no RLS p50' }],
     goals: false,
+  },
+  signup: {
+    per: 'requests',
+    columns: [
+      { side: 'subscribe', label: 'subscribe' },
+      { side: 'REST rpc', label: 'same SQL via REST' },
+      { side: 'REST insert', label: 'REST insert (floor)' },
+    ],
+    throughput: [
+      { side: 'subscribe', label: 'subscribe req/s' },
+      { side: 'REST insert', label: 'REST insert req/s' },
+    ],
+    ratios: [
+      { numerator: 'subscribe', denominator: 'REST rpc', label: 'subscribe/SQL via REST p50' },
+      { numerator: 'subscribe', denominator: 'REST insert', label: 'subscribe/floor p50' },
+    ],
+    deltas: [],
+    goals: true,
   },
   'storage-transfer': {
     per: 'samples',
@@ -114,6 +135,7 @@ function renderFile(f: ResultFile): string[] {
   const header = [
     'case',
     ...layout.columns.map((c) => c.label),
+    ...(layout.throughput ?? []).map((t) => t.label),
     ...layout.ratios.map((r) => r.label),
     ...layout.deltas.map((d) => d.label),
     ...(layout.goals ? ['goal met'] : []),
@@ -139,6 +161,10 @@ function renderFile(f: ResultFile): string[] {
     const cells = [
       c,
       ...layout.columns.map((col) => cell(side(col.side))),
+      ...(layout.throughput ?? []).map((t) => {
+        const rate = side(t.side)?.throughput;
+        return rate == null ? '-' : rate.toFixed(1);
+      }),
       ...layout.ratios.map((r) => {
         const ratio = pair(r)?.p50Ratio;
         return ratio == null ? '-' : `${ratio.toFixed(2)}×`;

@@ -42,6 +42,11 @@ const resultsDir = values.out
 
 let failed = false;
 for (const bench of selected) {
+  const skipped = bench.skip?.();
+  if (skipped) {
+    console.log(`[${bench.name}] skipped: ${skipped}\n`);
+    continue;
+  }
   const options = {
     samples: samples ?? bench.defaults?.samples ?? 1000,
     warmup: warmup ?? bench.defaults?.warmup ?? 100,

@@ -18,6 +18,8 @@ export interface Measurement {
   /** null when the side failed; `error` then says why. No numbers are ever made up. */
   stats: Stats | null;
   error: string | null;
+  /** Completed operations per second, for benchmarks that run concurrent load. */
+  throughput?: number | null;
 }
 
 /** How one side compares with another on one case (numerator / denominator). */
@@ -51,5 +53,7 @@ export interface Benchmark {
   description: string;
   /** Samples and warm-up when the command line names none (slow cases need fewer than 1000). */
   defaults?: { samples: number; warmup: number };
+  /** Why it cannot run here (e.g. it needs native Postgres), or null; run.ts then skips it. */
+  skip?: () => string | null;
   run(options: BenchOptions): Promise<BenchResult>;
 }

@@ -584,6 +584,17 @@ export type Database = {
         Args: { p_campaign_id: string; p_body_html: string }
         Returns: number
       }
+      subscribe_form: {
+        Args: {
+          p_email: string
+          p_name: string
+          p_lists: string[]
+          p_ref: string
+          p_attributes: Json
+          p_client: string
+        }
+        Returns: Json
+      }
       subscribe_visitor: {
         Args: {
           p_email: string
