@@ -76,6 +76,7 @@ const LAYOUTS: Record<string, Layout> = {
       { side: 'RLS', label: 'RLS, each client' },
       { side: 'no RLS, last client', label: 'no RLS, last client' },
       { side: 'RLS, last client', label: 'RLS, last client' },
+      { side: 'no RLS, insert', label: 'INSERT round trip' },
     ],
     ratios: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS/no RLS p50' }],
     deltas: [{ numerator: 'RLS', denominator: 'no RLS', label: 'RLS − no RLS p50' }],
