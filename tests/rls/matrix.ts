@@ -3,6 +3,8 @@
 import type { Actor } from './team-kit';
 
 export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
+/** Campaign tables; `campaigns` targets a draft, `sent campaigns` an archived, sent one. */
+export type CampaignTarget = 'campaigns' | 'sent campaigns' | 'campaign_lists' | 'deliveries';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
 export type StorageOp = 'upload' | 'replace' | 'list' | 'delete';
 
@@ -31,7 +33,7 @@ export const COLUMNS = [
   'owner',
   'service',
 ] as const;
-type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
+export type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
 
 // prettier-ignore
 export const TABLES: Record<Table, Record<TableOp, Row>> = {
@@ -75,6 +77,39 @@ export const TABLES: Record<Table, Record<TableOp, Row>> = {
   },
 };
 
+/**
+ * SPEC §6 "editor: + write draft campaigns", "anon: archived sent campaigns"; only a draft is
+ * editable (SPEC §4). Status changes go through send-campaign (service role). A row left out is
+ * not a client operation: campaign_lists rows are chosen or unchosen, never updated.
+ */
+// prettier-ignore
+export const CAMPAIGN_TABLES: Record<CampaignTarget, Partial<Record<TableOp, Row>>> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  campaigns: {
+    select:     ['public',   'public',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
+  },
+  'sent campaigns': {
+    select:     ['ok',       'ok',       'ok',       'ok',       'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+  },
+  campaign_lists: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
+  },
+  // Written by the send functions only.
+  deliveries: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    update:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    delete:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  },
+};
+
 /** storage.objects in the public `media` bucket, through the Storage API. */
 // prettier-ignore
 export const MEDIA: Record<StorageOp, Row> = {
@@ -98,8 +133,8 @@ export interface Cell<Op extends string> {
 }
 
 /** Every (actor, op) pair of one row set, in matrix order. */
-export function cells<Op extends string>(rows: Record<Op, Row>): Cell<Op>[] {
+export function cells<Op extends string>(rows: Partial<Record<Op, Row>>): Cell<Op>[] {
   return (Object.keys(rows) as Op[]).flatMap((op) =>
-    COLUMNS.map((actor, i) => ({ actor, op, outcome: rows[op][i] as Outcome })),
+    COLUMNS.map((actor, i) => ({ actor, op, outcome: rows[op]![i] as Outcome })),
   );
 }

@@ -2,13 +2,17 @@
 // insert or update by the caller looks like, and how to find the row again.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
+import { expect } from 'vitest';
+import { expectRefused } from './cases';
 import type { Table } from './matrix';
-import { createAuthUser, uniqueEmail, type Client } from './team-kit';
+import { createAuthUser, uniqueEmail, untyped, type Actor, type Client } from './team-kit';
 
 /** Equality filters (PostgREST column paths allowed) that pick one row. */
 export type Key = Record<string, string | boolean>;
 
 export interface Probe {
+  /** The table the requests go to. */
+  table: string;
   /** Columns read back; the whole row for members, who may read it all. */
   columns: string;
   /** Arranges a row to read, update or delete, and returns its key. */
@@ -21,14 +25,11 @@ export interface Probe {
   beforeAllowedInsert?(): Promise<void>;
   /** Puts things back after an allowed delete (the one settings row). */
   afterAllowedDelete?(): Promise<void>;
+  /** Asserts that `db` reads exactly what everyone may read (outcome `public`). */
+  checkPublic?(db: SupabaseClient, actor: Actor): Promise<void>;
 }
 
-/** The untyped view of a client: the matrix addresses tables by name at run time. */
-export function untyped(client: Client): SupabaseClient {
-  return client as unknown as SupabaseClient;
-}
-
-async function one<R extends { data: unknown; error: { message: string } | null }>(
+export async function one<R extends { data: unknown; error: { message: string } | null }>(
   promise: PromiseLike<R>,
   what: string,
 ): Promise<NonNullable<R['data']>> {
@@ -62,6 +63,7 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
 
   return {
     settings: {
+      table: 'settings',
       columns: '*',
       seed: async () => ({ id: true }),
       newRow: async () => ({
@@ -72,6 +74,21 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
       async beforeAllowedInsert() {
         savedSettings = await one(service.from('settings').select('*').single(), 'read settings');
         await one(service.from('settings').delete().eq('id', true).select(), 'clear settings');
+      },
+      // The four public columns, and nothing else: any other column is a missing grant.
+      async checkPublic(db, actor) {
+        const columns = 'site_name, tagline, logo_path, show_subscriber_count';
+        const seen = await db.from('settings').select(columns);
+        expect(seen.error).toBeNull();
+        expect(seen.data).toHaveLength(1);
+        expect(seen.data).toEqual((await service.from('settings').select(columns)).data);
+        expectRefused(
+          await db.from('settings').select('sender_email'),
+          actor,
+          'no-grant',
+          'settings',
+        );
+        expectRefused(await db.from('settings').select('*'), actor, 'no-grant', 'settings');
       },
       async afterAllowedDelete() {
         await one(
@@ -84,6 +101,7 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
       },
     },
     members: {
+      table: 'members',
       columns: '*',
       async seed() {
         const row = await newMember();
@@ -97,6 +115,7 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
       change: () => ({ role: 'editor' }),
     },
     lists: {
+      table: 'lists',
       columns: '*',
       async seed() {
         const slug = `rls-${randomUUID().slice(0, 8)}`;
@@ -108,8 +127,29 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
         return { row: { slug, name: 'New list', visibility: 'private' }, key: { slug } };
       },
       change: () => ({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
+      // Every public list and no private one (a fresh one of each, so neither set is empty).
+      async checkPublic(db) {
+        for (const visibility of ['public', 'private']) {
+          const slug = `rls-${visibility}-${randomUUID().slice(0, 8)}`;
+          await one(
+            service.from('lists').insert({ slug, name: slug, visibility }).select(),
+            'seed',
+          );
+        }
+        const all = await one(service.from('lists').select('slug, visibility'), 'all lists');
+        const seen = await db.from('lists').select('slug, visibility');
+        expect(seen.error).toBeNull();
+        const slugs = (rows: { slug: string; visibility: string }[], only?: string) =>
+          rows
+            .filter((l) => !only || l.visibility === only)
+            .map((l) => l.slug)
+            .sort();
+        expect(slugs(seen.data!)).toEqual(slugs(all, 'public'));
+        expect(slugs(all, 'private').length).toBeGreaterThan(0);
+      },
     },
     subscribers: {
+      table: 'subscribers',
       columns: '*',
       seed: async () => ({ id: await newSubscriber() }),
       async newRow() {
@@ -119,6 +159,7 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
       change: () => ({ name: `Renamed ${randomUUID().slice(0, 8)}` }),
     },
     subscriptions: {
+      table: 'subscriptions',
       columns: '*',
       async seed() {
         const subscriberId = await newSubscriber();
@@ -139,6 +180,7 @@ export function makeProbes(serviceClient: Client, listId: string): Record<Table,
       change: () => ({ status: 'confirmed' }),
     },
     events: {
+      table: 'events',
       columns: '*',
       async seed() {
         const probe = randomUUID();
