@@ -1,7 +1,10 @@
 // The signed-in team member's Supabase auth session, kept current through onAuthStateChange.
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useState } from 'react';
+import { authMessage, callbackUrl, parseCallback, SignInError } from './sign-in';
 import { supabase } from './supabase';
+
+export { safeNext, SignInError } from './sign-in';
 
 export type SessionState =
   | { status: 'loading'; session: null }
@@ -46,106 +49,6 @@ export function useSession(): SessionState {
 export async function signOut(): Promise<void> {
   const { error } = await supabase.auth.signOut({ scope: 'local' });
   if (error) throw error;
-}
-
-/** Where to go after signing in: a same-site path from `?next=`, else the dashboard. */
-export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//')) return '/admin/';
-  // A backslash or a control character could turn a path into another origin in some browsers.
-  if ([...next].some((c) => c === '\\' || c.charCodeAt(0) < 32)) return '/admin/';
-  if (next.startsWith('/login') || next.startsWith('/auth/')) return '/admin/';
-  return next;
-}
-
-/** `${origin}/auth/callback/?next=…`: where the emailed link comes back to. */
-export function callbackUrl(origin: string, next: string): string {
-  const target = safeNext(next);
-  const query = target === '/admin/' ? '' : `?next=${encodeURIComponent(target)}`;
-  return `${origin}/auth/callback/${query}`;
-}
-
-export type CallbackParams =
-  | { kind: 'code'; code: string; next: string }
-  | { kind: 'tokens'; accessToken: string; refreshToken: string; next: string }
-  | { kind: 'error'; message: string; code: string | null; next: string }
-  | { kind: 'none'; next: string };
-
-/**
- * What Auth put on `/auth/callback/`: `?code=` (PKCE), `#access_token=…&refresh_token=…` (the
- * implicit flow, e.g. a link made by an older client), or `error_description` in the query (PKCE)
- * or the fragment (implicit), as GoTrue redirects.
- */
-export function parseCallback(href: string): CallbackParams {
-  const url = new URL(href);
-  const hash = new URLSearchParams(url.hash.replace(/^#/, ''));
-  const query = url.searchParams;
-  const next = safeNext(query.get('next'));
-  const description = query.get('error_description') ?? hash.get('error_description');
-  const errorName = query.get('error') ?? hash.get('error');
-  if (description || errorName) {
-    return {
-      kind: 'error',
-      message: (description ?? errorName ?? '').replace(/\+/g, ' '),
-      code: query.get('error_code') ?? hash.get('error_code'),
-      next,
-    };
-  }
-  const code = query.get('code');
-  if (code) return { kind: 'code', code, next };
-  const accessToken = hash.get('access_token');
-  const refreshToken = hash.get('refresh_token');
-  if (accessToken && refreshToken) return { kind: 'tokens', accessToken, refreshToken, next };
-  return { kind: 'none', next };
-}
-
-/** A sign-in failure as the login and callback pages show it. */
-export class SignInError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | null = null,
-  ) {
-    super(message);
-    this.name = 'SignInError';
-  }
-}
-
-function authMessage(error: {
-  name?: string;
-  message?: string;
-  code?: string;
-  status?: number;
-}): SignInError {
-  const code = error.code ?? null;
-  switch (code) {
-    case 'invalid_credentials':
-      return new SignInError('That email and password do not match.', code);
-    case 'over_email_send_rate_limit':
-    case 'over_request_rate_limit':
-      return new SignInError('Too many attempts. Try again in a minute.', code);
-    case 'otp_expired':
-      return new SignInError('This sign-in link has expired or was already used.', code);
-    case 'email_address_invalid':
-    case 'validation_failed':
-      return new SignInError('Enter a valid email address.', code);
-    case 'flow_state_not_found':
-    case 'flow_state_expired':
-    case 'bad_code_verifier':
-      return new SignInError(
-        'This link was opened in a different browser or has expired. Request a new one here.',
-        code,
-      );
-  }
-  if (error.name === 'AuthPKCECodeVerifierMissingError') {
-    return new SignInError(
-      'Open the sign-in link in the same browser where you asked for it, or request a new one.',
-      'pkce_verifier_missing',
-    );
-  }
-  // supabase-js reports a network failure as AuthRetryableFetchError with status 0.
-  if (error.name === 'AuthRetryableFetchError' || !error.status) {
-    return new SignInError('We could not reach the server. Check your connection and try again.');
-  }
-  return new SignInError(error.message || 'Signing in failed. Try again.', code);
 }
 
 /** Emails a magic link (PKCE) that comes back to /auth/callback/ and then goes to `next`. */

@@ -34,6 +34,12 @@ export function Dialog({ open, title, onClose, children, footer, busy, size = 'm
     if (open && !dialog.open) {
       opener.current = document.activeElement as HTMLElement | null;
       dialog.showModal();
+      // showModal() focuses the first focusable element, which is the close button; start on the
+      // first field instead (or the footer's first button, i.e. Cancel on a confirmation).
+      const first = dialog.querySelector<HTMLElement>(
+        '[data-autofocus], [data-dialog-body] :is(input, select, textarea), [data-dialog-footer] button',
+      );
+      first?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }
@@ -84,8 +90,14 @@ export function Dialog({ open, title, onClose, children, footer, busy, size = 'm
               <X aria-hidden="true" />
             </button>
           </div>
-          <div className={styles.body}>{children}</div>
-          {footer ? <div className={styles.footer}>{footer}</div> : null}
+          <div className={styles.body} data-dialog-body>
+            {children}
+          </div>
+          {footer ? (
+            <div className={styles.footer} data-dialog-footer>
+              {footer}
+            </div>
+          ) : null}
         </div>
       ) : null}
     </dialog>

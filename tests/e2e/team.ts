@@ -142,3 +142,32 @@ export async function signInWithMagicLink(
   await page.goto(link);
   await expect(page).not.toHaveURL(/\/(login|auth\/callback)\//);
 }
+
+/** The access token the site keeps in localStorage for the signed-in user (supabase-js's key). */
+export async function accessTokenIn(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? '';
+      if (key.startsWith('sb-') && key.endsWith('-auth-token')) {
+        const value = JSON.parse(localStorage.getItem(key) ?? 'null') as {
+          access_token?: string;
+        } | null;
+        if (value?.access_token) return value.access_token;
+      }
+    }
+    return null;
+  });
+  if (!token) throw new Error('no session in localStorage: is the page signed in?');
+  return token;
+}
+
+/** Saves a full-page screenshot to test-results/e2e/… and attaches it to the report. */
+export async function snap(
+  page: Page,
+  testInfo: import('@playwright/test').TestInfo,
+  name: string,
+): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}

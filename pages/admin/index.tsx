@@ -1,0 +1,162 @@
+// /admin/: totals by status and list, signups per day for 30 days, and a live feed of new signups.
+import { ListPlus, Radio } from 'lucide-react';
+import Link from 'next/link';
+import AdminLayout from '../../components/admin/AdminLayout';
+import styles from '../../components/admin/Dashboard.module.css';
+import { SignupChart } from '../../components/admin/SignupChart';
+import { FeedIndicator, SignupFeed } from '../../components/admin/SignupFeed';
+import { StatTiles } from '../../components/admin/StatTiles';
+import {
+  buttonClass,
+  Card,
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  Table,
+  tableStyles,
+} from '../../components/ui';
+import { useDashboardTotals, useSignupsPerDay } from '../../lib/admin/use-dashboard';
+import { useSignupFeed } from '../../lib/admin/use-signup-feed';
+
+const NUMBER = new Intl.NumberFormat();
+
+function Totals() {
+  const { data, error, isValidating, mutate } = useDashboardTotals();
+  if (error) {
+    return (
+      <ErrorState
+        title="The totals could not be loaded."
+        message={error.message}
+        onRetry={() => void mutate()}
+        retrying={isValidating}
+      />
+    );
+  }
+  if (!data) return <LoadingState label="Loading totals…" />;
+  return (
+    <>
+      <StatTiles
+        label="Totals"
+        stats={[
+          {
+            label: 'Subscribers',
+            value: data.subscribers.enabled,
+            hint: 'enabled addresses',
+            tone: 'brand',
+          },
+          { label: 'Confirmed', value: data.subscriptions.confirmed, tone: 'success' },
+          { label: 'Pending', value: data.subscriptions.pending, tone: 'warning' },
+          { label: 'Unsubscribed', value: data.subscriptions.unsubscribed, tone: 'neutral' },
+          {
+            label: 'Blocklisted',
+            value: data.subscribers.blocklisted,
+            hint: 'never mailed',
+            tone: 'danger',
+          },
+        ]}
+      />
+      <Card title="By list" flush className={styles.lists}>
+        {data.lists.length === 0 ? (
+          <EmptyState
+            title="No lists yet."
+            action={
+              <Link href="/admin/lists/" className={buttonClass('primary')}>
+                <ListPlus aria-hidden="true" width={18} height={18} />
+                Create a list
+              </Link>
+            }
+          >
+            People subscribe to lists. Create one to start collecting signups.
+          </EmptyState>
+        ) : (
+          <Table caption="Subscriptions by list" captionHidden>
+            <thead>
+              <tr>
+                <th scope="col">List</th>
+                <th scope="col" className={tableStyles.num}>
+                  Confirmed
+                </th>
+                <th scope="col" className={tableStyles.num}>
+                  Pending
+                </th>
+                <th scope="col" className={tableStyles.num}>
+                  Unsubscribed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.lists.map((list) => (
+                <tr key={list.id}>
+                  <th scope="row">
+                    <Link href={`/admin/subscribers/?list=${list.id}`}>{list.name}</Link>
+                  </th>
+                  <td className={tableStyles.num}>{NUMBER.format(list.counts.confirmed)}</td>
+                  <td className={tableStyles.num}>{NUMBER.format(list.counts.pending)}</td>
+                  <td className={tableStyles.num}>{NUMBER.format(list.counts.unsubscribed)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+    </>
+  );
+}
+
+function Chart() {
+  const { data, error, isValidating, mutate } = useSignupsPerDay(30);
+  return (
+    <Card title="Signups, last 30 days">
+      {error ? (
+        <ErrorState
+          title="The chart could not be loaded."
+          message={error.message}
+          onRetry={() => void mutate()}
+          retrying={isValidating}
+        />
+      ) : data ? (
+        <SignupChart days={data} />
+      ) : (
+        <LoadingState label="Loading signups…" />
+      )}
+    </Card>
+  );
+}
+
+function Feed() {
+  const { data, error, isValidating, mutate, status } = useSignupFeed();
+  return (
+    <Card title="New signups" actions={<FeedIndicator status={status} />} className={styles.feed}>
+      {error ? (
+        <ErrorState
+          title="Recent signups could not be loaded."
+          message={error.message}
+          onRetry={() => void mutate()}
+          retrying={isValidating}
+        />
+      ) : !data ? (
+        <LoadingState label="Loading recent signups…" />
+      ) : data.length === 0 ? (
+        <EmptyState title="No signups yet." icon={<Radio />}>
+          New subscribers appear here the moment they sign up.
+        </EmptyState>
+      ) : (
+        <SignupFeed items={data} />
+      )}
+    </Card>
+  );
+}
+
+export default function DashboardPage() {
+  return (
+    <AdminLayout title="Dashboard">
+      <div className={styles.grid}>
+        <div className={styles.main}>
+          <Totals />
+          <Chart />
+        </div>
+        <Feed />
+      </div>
+    </AdminLayout>
+  );
+}

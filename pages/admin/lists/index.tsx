@@ -1,0 +1,253 @@
+// /admin/lists/: every list with its subscription counts; admins create, edit and delete lists.
+import { ListPlus, Pencil, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
+import { ListEditor } from '../../../components/admin/ListEditor';
+import styles from '../../../components/admin/ListsPage.module.css';
+import {
+  Badge,
+  Button,
+  Card,
+  ConfirmDialog,
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  StatusMessage,
+  Table,
+  tableStyles,
+} from '../../../components/ui';
+import type { ListRow } from '../../../lib/admin/list-form';
+import type { ListWithCounts } from '../../../lib/admin/lists';
+import { useLists, useListWrites } from '../../../lib/admin/use-lists';
+
+const NUMBER = new Intl.NumberFormat();
+
+type Editing = { list: ListRow | null } | null;
+
+function ListsTable({
+  lists,
+  canWrite,
+  onEdit,
+  onDelete,
+}: {
+  lists: ListWithCounts[];
+  canWrite: boolean;
+  onEdit: (list: ListWithCounts) => void;
+  onDelete: (list: ListWithCounts) => void;
+}) {
+  return (
+    <Table caption="Lists" captionHidden>
+      <thead>
+        <tr>
+          <th scope="col">List</th>
+          <th scope="col">Settings</th>
+          <th scope="col" className={tableStyles.num}>
+            Confirmed
+          </th>
+          <th scope="col" className={tableStyles.num}>
+            Pending
+          </th>
+          <th scope="col" className={tableStyles.num}>
+            Unsubscribed
+          </th>
+          {canWrite ? (
+            <th scope="col" className={tableStyles.actions}>
+              <span className="visually-hidden">Actions</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {lists.map((list) => (
+          <tr key={list.id}>
+            <th scope="row" className={styles.nameCell}>
+              <span className={styles.name}>{list.name}</span>
+              <code className={styles.slug}>{list.slug}</code>
+              {list.description ? (
+                <span className={styles.description}>{list.description}</span>
+              ) : null}
+            </th>
+            <td>
+              <span className={styles.badges}>
+                <Badge tone={list.visibility === 'public' ? 'success' : 'neutral'}>
+                  {list.visibility === 'public' ? 'Public' : 'Private'}
+                </Badge>
+                <Badge>{list.optin === 'double' ? 'Double opt-in' : 'Single opt-in'}</Badge>
+                {list.waitlist ? <Badge tone="brand">Waitlist</Badge> : null}
+              </span>
+            </td>
+            <td className={tableStyles.num}>{NUMBER.format(list.counts.confirmed)}</td>
+            <td className={tableStyles.num}>{NUMBER.format(list.counts.pending)}</td>
+            <td className={tableStyles.num}>{NUMBER.format(list.counts.unsubscribed)}</td>
+            {canWrite ? (
+              <td className={tableStyles.actions}>
+                <span className={styles.rowActions}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon={<Pencil />}
+                    onClick={() => onEdit(list)}
+                    aria-label={`Edit ${list.name}`}
+                  >
+                    Edit
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon={<Trash2 />}
+                    onClick={() => onDelete(list)}
+                    aria-label={`Delete ${list.name}`}
+                  >
+                    Delete
+                  </Button>
+                </span>
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+function ListsContent() {
+  const { can } = useAdmin();
+  const canWrite = can('manage-lists');
+  const { data, error, isValidating, mutate } = useLists();
+  const writes = useListWrites();
+  const [editing, setEditing] = useState<Editing>(null);
+  const [deleting, setDeleting] = useState<ListWithCounts | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    const result = await writes.remove(deleting.id);
+    setDeleteBusy(false);
+    if (result.ok) {
+      setNotice(`List “${deleting.name}” deleted.`);
+      setDeleting(null);
+    } else {
+      setDeleteError(result.message);
+    }
+  }
+
+  const newButton = canWrite ? (
+    <Button
+      variant="primary"
+      icon={<ListPlus />}
+      onClick={() => {
+        setNotice(null);
+        setEditing({ list: null });
+      }}
+    >
+      New list
+    </Button>
+  ) : null;
+
+  let body;
+  if (error) {
+    body = (
+      <ErrorState
+        title="The lists could not be loaded."
+        message={error.message}
+        onRetry={() => void mutate()}
+        retrying={isValidating}
+      />
+    );
+  } else if (!data) {
+    body = <LoadingState label="Loading lists…" />;
+  } else if (data.length === 0) {
+    body = (
+      <EmptyState title="No lists yet." action={newButton}>
+        {canWrite
+          ? 'Create a list so people can subscribe to it.'
+          : 'An admin can create the first list.'}
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <ListsTable
+        lists={data}
+        canWrite={canWrite}
+        onEdit={(list) => {
+          setNotice(null);
+          setEditing({ list });
+        }}
+        onDelete={(list) => {
+          setNotice(null);
+          setDeleteError(null);
+          setDeleting(list);
+        }}
+      />
+    );
+  }
+
+  return (
+    <div className={styles.page}>
+      {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
+      {!canWrite ? (
+        <StatusMessage tone="info">
+          You can view lists. Admins and owners can create and change them.
+        </StatusMessage>
+      ) : null}
+      <Card
+        title={data ? `All lists (${data.length})` : 'All lists'}
+        actions={data && data.length > 0 ? newButton : null}
+        flush
+      >
+        {body}
+      </Card>
+      {canWrite ? (
+        <>
+          <ListEditor
+            open={editing !== null}
+            list={editing?.list ?? null}
+            onClose={() => setEditing(null)}
+            onSave={(form) =>
+              editing?.list ? writes.update(editing.list.id, form) : writes.create(form)
+            }
+            onSaved={(list) => {
+              setNotice(
+                editing?.list ? `List “${list.name}” saved.` : `List “${list.name}” created.`,
+              );
+              setEditing(null);
+            }}
+          />
+          <ConfirmDialog
+            open={deleting !== null}
+            title={deleting ? `Delete ${deleting.name}?` : 'Delete list?'}
+            confirmLabel="Delete list"
+            busy={deleteBusy}
+            error={deleteError}
+            onCancel={() => setDeleting(null)}
+            onConfirm={() => void confirmDelete()}
+          >
+            {deleting ? (
+              <p>
+                The list <strong>{deleting.slug}</strong> and its{' '}
+                {NUMBER.format(
+                  deleting.counts.confirmed +
+                    deleting.counts.pending +
+                    deleting.counts.unsubscribed,
+                )}{' '}
+                subscriptions are removed for good. The subscribers themselves stay.
+              </p>
+            ) : null}
+          </ConfirmDialog>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+export default function ListsPage() {
+  return (
+    <AdminLayout title="Lists">
+      <ListsContent />
+    </AdminLayout>
+  );
+}

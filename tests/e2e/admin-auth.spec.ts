@@ -1,0 +1,116 @@
+// Team sign-in end to end: the signed-out redirect, password sign-in and its errors, a stranger's
+// "No access" page (and that their token reads nothing), callback errors, and sign-out.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_SUPABASE_URL } from './ports';
+import { accessTokenIn, createTeamUser, signInWithPassword, snap } from './team';
+import { PUBLISHABLE_KEY } from '../../emulator/keys';
+
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations.map(
+      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
+
+test('a signed-out visit to /admin/ goes to /login/ and comes back after signing in', async ({
+  page,
+}) => {
+  const admin = await createTeamUser('admin');
+  await page.goto('/admin/lists/');
+  await expect(page).toHaveURL(/\/login\/\?next=%2Fadmin%2Flists%2F$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await signInWithPassword(page, admin, '/admin/lists/');
+  await expect(page).toHaveURL(/\/admin\/lists\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Lists' })).toBeVisible();
+  // Signed in already: /login/ sends the member on.
+  await page.goto('/login/');
+  await expect(page).toHaveURL(/\/admin\/$/);
+});
+
+test('password sign-in shows its errors in place and keeps what was typed', async ({ page }) => {
+  const admin = await createTeamUser('admin');
+  await page.goto('/login/');
+  await page.getByRole('button', { name: 'Use a password instead' }).click();
+  const email = page.getByLabel('Email address');
+  await email.fill('not-an-address');
+  await page.getByLabel('Password').fill('whatever');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(email).toHaveAccessibleDescription('Enter a valid email address.');
+  await expect(email).toBeFocused();
+
+  await email.fill(admin.email);
+  await page.getByLabel('Password').fill('wrong-password');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'do not match' })).toHaveText(
+    'That email and password do not match.',
+  );
+  await expect(email).toHaveValue(admin.email);
+  await expect(page).toHaveURL(/\/login\//);
+});
+
+test('a stranger who signs in sees "No access", reads nothing, and can sign out', async ({
+  page,
+}, testInfo) => {
+  const stranger = await createTeamUser(null);
+  await signInWithPassword(page, stranger);
+  await expect(page.getByRole('heading', { name: 'No access' })).toBeVisible();
+  await expect(page.getByText(stranger.email)).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
+  await expectAccessible(page, 'no access');
+  await snap(page, testInfo, 'no-access-1280');
+
+  // With the stranger's own token, the API hands out no team data at all.
+  const token = await accessTokenIn(page);
+  for (const table of ['subscribers', 'subscriptions', 'members', 'events']) {
+    const response = await fetch(`${E2E_SUPABASE_URL}/rest/v1/${table}?select=*`, {
+      headers: { apikey: PUBLISHABLE_KEY, Authorization: `Bearer ${token}` },
+    });
+    expect(response.status, table).toBe(200);
+    expect(await response.json(), table).toEqual([]);
+  }
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login\/$/);
+  await page.goto('/admin/');
+  await expect(page).toHaveURL(/\/login\/\?next=/);
+});
+
+test('the callback explains a failed link and leads back to /login/', async ({
+  page,
+}, testInfo) => {
+  await page.goto(
+    '/auth/callback/?error=access_denied&error_code=otp_expired&error_description=Email+link+is+invalid+or+has+expired',
+  );
+  await expect(page.getByRole('heading', { name: 'We could not sign you in' })).toBeFocused();
+  await expect(page.getByText('This sign-in link has expired or was already used.')).toBeVisible();
+  await expectAccessible(page, 'callback error');
+  await snap(page, testInfo, 'callback-error-1280');
+  await page.getByRole('link', { name: 'Back to sign in' }).click();
+  await expect(page).toHaveURL(/\/login\/$/);
+
+  // A code this browser never asked for (another browser's link) fails the same readable way.
+  await page.goto('/auth/callback/?code=00000000-0000-0000-0000-000000000000');
+  await expect(page.getByRole('heading', { name: 'We could not sign you in' })).toBeVisible();
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`login page looks finished and passes axe (${colorScheme})`, async ({ page }, testInfo) => {
+    await page.emulateMedia({ colorScheme });
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await page.goto('/login/');
+      await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toBeVisible();
+      await expectAccessible(page, `login ${width} ${colorScheme}`);
+      await snap(page, testInfo, `login-${width}-${colorScheme}`);
+    }
+    await page.getByRole('button', { name: 'Use a password instead' }).click();
+    await expect(page.getByLabel('Password')).toBeVisible();
+    await expectAccessible(page, `login password ${colorScheme}`);
+    await snap(page, testInfo, `login-password-390-${colorScheme}`);
+  });
+}

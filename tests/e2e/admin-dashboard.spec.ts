@@ -1,0 +1,115 @@
+// The dashboard end to end: the owner signs in by the emailed magic link (claim-owner makes them
+// owner), sees totals, the chart and the feed, and a signup made meanwhile appears without reload.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  createTeamUser,
+  insertRows,
+  mailsFor,
+  OWNER_EMAIL,
+  signInWithPassword,
+  snap,
+  uniqueEmail,
+  waitForAuthLink,
+} from './team';
+
+async function expectAccessible(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations.map(
+      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
+
+/** The figure under a tile's label (the tiles are a <dl>: dt label, dd value). */
+function tile(page: Page, label: string) {
+  return page
+    .locator('dt', { hasText: new RegExp(`^${label}$`) })
+    .locator('xpath=following-sibling::dd[1]');
+}
+
+test('the owner signs in by magic link and watches a new signup arrive live', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(60_000);
+  const before = (await mailsFor(OWNER_EMAIL)).length;
+  await page.goto('/admin/');
+  await expect(page).toHaveURL(/\/login\/\?next=%2Fadmin%2F$/);
+  await page.getByLabel('Email address').fill(OWNER_EMAIL);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  const heading = page.getByRole('heading', { name: 'Check your inbox' });
+  await expect(heading).toBeFocused();
+  await expect(page.getByText(`We sent a sign-in link to ${OWNER_EMAIL}.`)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
+  await expectAccessible(page, 'check your inbox');
+  await snap(page, testInfo, 'login-check-inbox-1280');
+
+  const link = await waitForAuthLink(OWNER_EMAIL, before + 1);
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/admin\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  const banner = page.getByRole('banner');
+  await expect(banner.getByText(OWNER_EMAIL)).toBeVisible();
+  await expect(banner.getByText('Owner', { exact: true })).toBeVisible();
+
+  const feed = page.getByRole('list', { name: 'Newest signups' });
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  await expect(page.getByRole('img', { name: /Signups per day/ })).toBeVisible();
+  const subscribers = tile(page, 'Subscribers');
+  const countBefore = Number((await subscribers.textContent())?.replace(/\D/g, ''));
+
+  // A signup made elsewhere meanwhile (the service role stands in for the subscribe function).
+  const email = uniqueEmail('live');
+  await insertRows('subscribers', [{ email, name: 'Live Signup' }]);
+  await expect(feed.getByRole('listitem').first()).toContainText(email);
+  await expect(subscribers).toHaveText(String(countBefore + 1));
+
+  await expectAccessible(page, 'dashboard');
+  await snap(page, testInfo, 'dashboard-owner-1280');
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`dashboard at 1280 and 390 px (${colorScheme})`, async ({ page }, testInfo) => {
+    const viewer = await createTeamUser('viewer');
+    await page.emulateMedia({ colorScheme });
+    await signInWithPassword(page, viewer);
+    await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Subscriptions by list' })).toBeVisible();
+    await expect(page.getByRole('img', { name: /Signups per day/ })).toBeVisible();
+    // The seed's lists are there with their counts.
+    await expect(page.getByRole('rowheader', { name: 'The newsletter' })).toBeVisible();
+    await page.getByText('Show as a table').click();
+    await expect(page.getByRole('region', { name: 'Signups per day, as a table' })).toBeVisible();
+    await expectAccessible(page, `dashboard ${colorScheme}`);
+    await snap(page, testInfo, `dashboard-1280-${colorScheme}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
+    await expectAccessible(page, `dashboard 390 ${colorScheme}`);
+    await snap(page, testInfo, `dashboard-390-${colorScheme}`);
+  });
+}
+
+test('the dashboard shows a failed read with a working Retry', async ({ page }) => {
+  const viewer = await createTeamUser('viewer');
+  await signInWithPassword(page, viewer);
+  await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
+  let fail = true;
+  await page.route('**/rest/v1/rpc/signups_per_day*', (route) =>
+    fail
+      ? route.fulfill({
+          status: 500,
+          contentType: 'application/json',
+          body: '{"code":"XX000","message":"The database is down."}',
+        })
+      : route.continue(),
+  );
+  await page.reload();
+  const alert = page.getByRole('alert').filter({ hasText: 'The chart could not be loaded.' });
+  await expect(alert).toContainText('The database is down.');
+  fail = false;
+  await alert.getByRole('button', { name: 'Retry' }).click();
+  await expect(page.getByRole('img', { name: /Signups per day/ })).toBeVisible();
+});
