@@ -368,6 +368,7 @@ export type Database = {
           confirmed_at: string | null
           created_at: string
           list_id: string
+          referrals: number
           status: string
           subscriber_id: string
           unsubscribed_at: string | null
@@ -376,6 +377,7 @@ export type Database = {
           confirmed_at?: string | null
           created_at?: string
           list_id: string
+          referrals?: number
           status?: string
           subscriber_id: string
           unsubscribed_at?: string | null
@@ -384,6 +386,7 @@ export type Database = {
           confirmed_at?: string | null
           created_at?: string
           list_id?: string
+          referrals?: number
           status?: string
           subscriber_id?: string
           unsubscribed_at?: string | null

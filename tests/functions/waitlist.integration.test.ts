@@ -162,6 +162,32 @@ describe('waitlist positions (SPEC §9)', () => {
   });
 });
 
+describe('waitlist: referral counts follow every change', () => {
+  it('moves with an admin changing referred_by, and drops when the friend is deleted', async () => {
+    // d (confirmed) was referred by c; hand d to e instead, then delete d.
+    const id = async (who: string) =>
+      (
+        await sql<{ id: string }>(emu, 'select id from public.subscribers where email = $1', [
+          people[who]!.email,
+        ])
+      )[0]!.id;
+    await sql(emu, 'update public.subscribers set referred_by = $1 where id = $2', [
+      await id('e'),
+      await id('d'),
+    ]);
+    expect(await places('c', 'e')).toEqual({ e: [1, 1], c: [3, 0] });
+    await sql(emu, 'delete from public.subscribers where id = $1', [await id('d')]);
+    expect(await places('c', 'b', 'e')).toEqual({ b: [1, 0], c: [2, 0], e: [3, 0] });
+    const [{ stored }] = (await sql<{ stored: number }>(
+      emu,
+      `select coalesce(sum(referrals), 0)::int as stored from public.subscriptions s
+       join public.lists l on l.id = s.list_id where l.slug = $1`,
+      [slug],
+    )) as [{ stored: number }];
+    expect(stored).toBe(0);
+  });
+});
+
 describe('waitlist: lookups and refusals', () => {
   it('takes the list from the query, and only a waitlist list the code is on', async () => {
     const named = await standing('c', { list: slug });
