@@ -25,6 +25,11 @@ export interface QueueOptions {
   claimTimeoutSeconds: number;
   /** Messages in flight at once within this worker. */
   concurrency: number;
+  /**
+   * Stop claiming after this many messages: a run must stay within the platform's CPU limit per
+   * request (2 s on hosted Supabase), so a fast queue is drained by successive runs instead.
+   */
+  maxMessages: number;
   /** Fault injection for tests: stop dead after this many sends, leaving the claim as a crash would. */
   abandonAfter?: number;
 }
@@ -35,6 +40,8 @@ export interface QueueResult {
   deferred: number;
   failed: number;
   campaigns_finished: number;
+  /** True when the run stopped at maxMessages with work possibly left (the caller starts another). */
+  more: boolean;
 }
 
 interface Delivery {
@@ -89,11 +96,16 @@ export async function runQueue(options: QueueOptions): Promise<QueueResult> {
     deferred: 0,
     failed: 0,
     campaigns_finished: 0,
+    more: false,
   };
   await startDueCampaigns();
   result.campaigns_finished += await rpc<number>('finish_idle_campaigns', {});
   const worker = new Worker(options, result, deadline, await loadMailSettings());
   while (Date.now() < deadline && !worker.abandoned) {
+    if (result.sent + result.deferred + result.failed >= options.maxMessages) {
+      result.more = true;
+      break;
+    }
     const token = crypto.randomUUID();
     const rows = await rpc<Delivery[]>('claim_delivery_batch', {
       p_limit: BATCH_SIZE,

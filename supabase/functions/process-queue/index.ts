@@ -1,12 +1,13 @@
 // process-queue (SPEC §7, §9): the scheduler's worker. Only the service role may run it (pg_cron via
 // pg_net every 10 s, send-campaign after a send or resume); any number may run at once.
+import { kickQueue } from '../_shared/campaign-kick.ts';
 import { runQueue } from '../_shared/campaign-queue.ts';
 import { env } from '../_shared/env.ts';
-import { AppError } from '../_shared/errors.ts';
-import { invalidInput } from '../_shared/errors.ts';
+import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 
 const DEFAULT_BUDGET_MS = 25_000;
+const DEFAULT_MAX_MESSAGES = 500;
 
 /** The bearer is the service-role key, or a JWT whose role claim is service_role (the gateway has verified it: verify_jwt = true). */
 function isServiceRole(req: Request): boolean {
@@ -43,8 +44,12 @@ serve(['POST'], async (req) => {
   const result = await runQueue({
     budgetMs: Math.min(budgetMs, configured),
     claimTimeoutSeconds: Number(Deno.env.get('POSTBOX_CLAIM_TIMEOUT_SECONDS') ?? 600),
-    concurrency: 4,
+    concurrency: 8,
+    maxMessages: Number(Deno.env.get('POSTBOX_QUEUE_MAX_MESSAGES') ?? DEFAULT_MAX_MESSAGES),
     abandonAfter,
   });
-  return json(result);
+  // A fast queue (high or no rate limit) continues in a fresh run rather than waiting for cron.
+  const { more, ...answer } = result;
+  if (more) kickQueue();
+  return json(answer);
 });
