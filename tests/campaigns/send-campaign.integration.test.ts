@@ -316,3 +316,29 @@ describe('process-queue access', () => {
     ]);
   });
 });
+
+describe('the schedule', () => {
+  it('runs process-queue every 10 seconds through pg_cron and pg_net', async () => {
+    // Point the job at this emulator (the migration's local default is the standard port).
+    await sql(
+      emu,
+      `update private.scheduler_secrets set value = case name
+         when 'postbox_project_url' then $1 else $2 end`,
+      [emu.url, emu.keys.serviceRole],
+    );
+    const slug = await listWithSubscribers(emu, 'cron', 2);
+    const id = await newCampaign(emu, [slug]);
+    const at = new Date(Date.now() + 1000).toISOString();
+    expect(
+      (await sendCampaign(emu, team.admin, { campaign_id: id, action: 'schedule', at })).status,
+    ).toBe(200);
+    await until(async () => (await campaignRow(emu, id)).status === 'sent', 40_000, 'cron');
+    expect(await deliveryCounts(emu, id)).toEqual({ sent: 2 });
+    const [job] = await sql<{ status: string }>(
+      emu,
+      `select d.status from cron.job_run_details d join cron.job j using (jobid)
+        where j.jobname = 'postbox-process-queue' order by d.start_time desc limit 1`,
+    );
+    expect(job!.status).toBe('succeeded');
+  }, 60_000);
+});
