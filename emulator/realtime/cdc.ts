@@ -6,6 +6,12 @@ import { SETUP_SQL, SQL } from './sql.js';
 import { TableCatalog, type TableShape } from './tables.js';
 
 /** What the capture trigger (setup.sql `_realtime.capture`) notifies, or the id of a stored one. */
+/** Bindings of one subscriber that share a column selection, and so one message. */
+interface OutputGroup {
+  ids: number[];
+  select: string[] | undefined;
+}
+
 interface CapturedChange {
   relid: number;
   schema: string;
@@ -217,10 +223,11 @@ export class ChangeFeed {
     if (!shape) return;
     // DELETE filters see only what is in old_record (identity columns unless REPLICA IDENTITY FULL).
     const filtered = change.type === 'DELETE' ? change.old_record : change.record;
+    const targets: Array<{ sub: Subscriber; groups: Map<string, OutputGroup> }> = [];
     for (const sub of [...this.hub.all()]) {
       // Bindings with different column selections get messages of their own (walrus groups
       // subscriptions by output the same way).
-      const groups = new Map<string, { ids: number[]; select: string[] | undefined }>();
+      const groups = new Map<string, OutputGroup>();
       for (const b of sub.bindings) {
         if (!this.bindingApplies(b, change)) continue;
         if (b.filter && !(await this.catalog.matches(shape, b.filter, filtered))) continue;
@@ -229,8 +236,16 @@ export class ChangeFeed {
         if (!group) groups.set(key, (group = { ids: [], select: b.select }));
         group.ids.push(b.id);
       }
+      if (groups.size > 0) targets.push({ sub, groups });
+    }
+    const seen = await this.rowVisibility(
+      change,
+      shape,
+      targets.map((t) => t.sub),
+    );
+    for (const { sub, groups } of targets) {
       for (const { ids, select } of groups.values()) {
-        const data = await this.render(change, shape, sub, select);
+        const data = await this.render(change, shape, sub, select, seen.get(sub));
         if (!data) continue;
         sub.outlet.push({
           joinRef: null,
@@ -244,6 +259,36 @@ export class ChangeFeed {
   }
 
   /**
+   * For an INSERT/UPDATE on an RLS table: which subscribers' SELECT policies let them see the row,
+   * checked for all of them in one database call (identical callers checked once).
+   */
+  private async rowVisibility(
+    change: CapturedChange,
+    shape: TableShape,
+    subs: Subscriber[],
+  ): Promise<Map<Subscriber, boolean>> {
+    const seen = new Map<Subscriber, boolean>();
+    if (change.type === 'DELETE' || !change.rls) return seen;
+    const byCaller = new Map<string, Subscriber[]>();
+    for (const sub of subs) {
+      const view = await this.catalog.roleView(sub.identity.role, shape.relid);
+      if (!view.canSelect || view.bypassRls) continue;
+      const key = JSON.stringify([sub.identity.role, sub.identity.claims]);
+      const same = byCaller.get(key);
+      if (same) same.push(sub);
+      else byCaller.set(key, [sub]);
+    }
+    const groups = [...byCaller.values()];
+    const answers = await this.catalog.visibleTo(
+      shape,
+      groups.map((g) => g[0]!.identity),
+      change.record,
+    );
+    groups.forEach((group, i) => group.forEach((sub) => seen.set(sub, answers[i] === true)));
+    return seen;
+  }
+
+  /**
    * The change as this subscriber may see it (walrus realtime.apply_rls): nothing if their
    * SELECT policy hides an INSERT/UPDATE row; columns they cannot select left out; no SELECT
    * grant at all → the event with `errors: ["Error 401: Unauthorized"]`.
@@ -253,9 +298,9 @@ export class ChangeFeed {
     shape: TableShape,
     sub: Subscriber,
     select: string[] | undefined,
+    rowVisible: boolean | undefined,
   ) {
-    const { identity } = sub;
-    const view = await this.catalog.roleView(identity.role, shape.relid);
+    const view = await this.catalog.roleView(sub.identity.role, shape.relid);
     // A select list keeps those columns plus the primary key (walrus selected_columns).
     const visible = select
       ? new Set(
@@ -274,7 +319,7 @@ export class ChangeFeed {
       return { ...base, columns: [], errors: ['Error 401: Unauthorized'] };
     }
     if (change.type !== 'DELETE' && change.rls && !view.bypassRls) {
-      if (!(await this.catalog.visible(shape, identity, change.record))) return null;
+      if (rowVisible !== true) return null;
     }
     const data: Record<string, unknown> = {
       ...base,

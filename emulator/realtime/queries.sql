@@ -108,3 +108,8 @@ from (
   limit $3
 ) recent
 order by inserted_at;
+
+-- name: visible-to
+-- Which callers may see one row: $1 table oid, $2 row condition over alias x, $3 the record JSON,
+-- $4 JSON array of callers [{role, claims, sub}] → one boolean per caller (see setup.sql).
+select _realtime.visible_to($1::oid::regclass, $2, $3::jsonb, $4::jsonb) as seen;

@@ -80,3 +80,37 @@ begin
   return null;
 end
 $$;
+
+-- Which of several callers may see one row (walrus realtime.apply_rls checks every subscription
+-- of a change in one call too). $1 the table, $2 the row-matching condition over alias x (with the
+-- record as $1 inside it), $3 the record, $4 a JSON array of callers [{role, claims, sub}].
+-- Returns one boolean per caller, in order; a caller whose check fails (e.g. a policy error) is
+-- false. Runs as the invoker: `set_config('role', …)` needs the session user (postgres) to be a
+-- member of each role, and RLS applies to whichever role is current.
+create or replace function _realtime.visible_to(rel regclass, condition text, record jsonb, callers jsonb)
+returns boolean[]
+language plpgsql as $$
+declare
+  caller jsonb;
+  seen boolean;
+  result boolean[] := '{}';
+  original text := current_user;
+begin
+  for caller in select * from jsonb_array_elements(callers) loop
+    begin
+      perform pg_catalog.set_config('role', caller->>'role', true),
+        pg_catalog.set_config('request.jwt.claims', (caller->'claims')::text, true),
+        pg_catalog.set_config('request.jwt.claim.sub', coalesce(caller->>'sub', ''), true),
+        pg_catalog.set_config('request.jwt.claim.role', caller->>'role', true),
+        pg_catalog.set_config('request.headers', '{}', true);
+      execute format('select exists (select 1 from %s x where %s)', rel, condition) into seen using record;
+      result := result || coalesce(seen, false);
+    exception when others then
+      result := result || false;
+    end;
+    perform pg_catalog.set_config('role', original, true);
+  end loop;
+  return result;
+end;
+$$;
+revoke all on function _realtime.visible_to(regclass, text, jsonb, jsonb) from public;

@@ -20,6 +20,7 @@ const NAMES = [
   'probe-write',
   'messages-table',
   'replay-messages',
+  'visible-to',
 ] as const;
 
 export type QueryName = (typeof NAMES)[number];

@@ -1,7 +1,6 @@
 // Catalogue facts the change feed needs per table and role, cached briefly (columns, keys, RLS, grants).
-import type { Db, Queryable } from '../db/types.js';
+import type { Db } from '../db/types.js';
 import type { Identity } from './auth.js';
-import { asCaller } from './caller.js';
 import type { ChangeFilter, FilterCondition } from './filters.js';
 import { SQL } from './sql.js';
 
@@ -167,20 +166,34 @@ export class TableCatalog {
     }
   }
 
-  /** May the caller see this row under the table's SELECT policies? Looked up by primary key. */
-  async visible(shape: TableShape, identity: Identity, record: unknown): Promise<boolean> {
+  /**
+   * Which of `identities` may see this row under the table's SELECT policies, looked up by primary
+   * key — all in one statement (_realtime.visible_to), as walrus checks every subscription of a
+   * change in one call. Answers one boolean per identity, in order; a failure counts as unseen.
+   */
+  async visibleTo(shape: TableShape, identities: Identity[], record: unknown): Promise<boolean[]> {
+    if (identities.length === 0) return [];
     const keys = shape.columns.filter((c) => c.pk).map((c) => ident(c.name));
-    const where = keys.length
+    const condition = keys.length
       ? `(${keys.map((k) => `x.${k}`).join(', ')}) = (select ${keys.map((k) => `r.${k}`).join(', ')} from jsonb_populate_record(null::${shape.qualified}, $1::jsonb) r)`
       : 'to_jsonb(x) = $1::jsonb';
-    const sql = `select exists (select 1 from ${shape.qualified} x where ${where}) as visible`;
+    const callers = identities.map(({ role, claims }) => ({
+      role,
+      claims,
+      sub: typeof claims.sub === 'string' ? claims.sub : '',
+    }));
     try {
-      return await asCaller(this.db, identity, '', async (tx: Queryable) => {
-        const { rows } = await tx.query<{ visible: boolean }>(sql, [record]);
-        return rows[0]?.visible === true;
-      });
+      // One statement = one implicit transaction, so the roles it switches to end with it.
+      const { rows } = await this.db.query<{ seen: boolean[] }>(SQL['visible-to'], [
+        shape.relid,
+        condition,
+        JSON.stringify(record),
+        JSON.stringify(callers),
+      ]);
+      const answer = rows[0]?.seen ?? [];
+      return identities.map((_, i) => answer[i] === true);
     } catch {
-      return false;
+      return identities.map(() => false);
     }
   }
 }
