@@ -345,6 +345,8 @@ describe('subscribe: refusals change nothing', () => {
     expect(res.body.error?.code).toBe(code);
     if (code === 'invalid_input' && _name.startsWith('name'))
       expect(res.body.error?.field).toBe('name');
+    if (code === 'list_not_found') expect(res.body.error?.field).toBe('lists');
+    if (code === 'invalid_email') expect(res.body.error?.field).toBe('email');
     expect(await snapshot(emu)).toBe(before);
   });
 

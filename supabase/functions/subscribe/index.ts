@@ -7,27 +7,39 @@ import { sendInBackground } from '../_shared/subscriber-mail.ts';
 import { confirmationMail, type PendingSignup } from './confirmation-mail.ts';
 import { parseSubscribeInput } from './input.ts';
 
+/** SQL names an unknown list without a field; the form shows it beside the list choice. */
+function onLists<T>(call: Promise<T>): Promise<T> {
+  return call.catch((error) => {
+    if (error instanceof AppError && error.code === 'list_not_found') {
+      throw new AppError('list_not_found', undefined, { field: 'lists' });
+    }
+    throw error;
+  });
+}
+
 serve(['POST'], async (req) => {
   const input = parseSubscribeInput(await readJsonObject(req));
   if (input.honeypot) {
     // Looks like success to the bot; nothing is written, counted or sent.
-    const status = await rpc<string>('signup_status', { p_lists: input.lists });
+    const status = await onLists(rpc<string>('signup_status', { p_lists: input.lists }));
     return json({ status });
   }
 
   // One call: the SPEC §9 limits are counted first, and only an allowed attempt writes.
-  const result = await rpc<{
-    status?: 'pending' | 'confirmed';
-    mail?: PendingSignup | null;
-    retry_after?: number;
-  }>('subscribe_form', {
-    p_email: input.email,
-    p_name: input.name,
-    p_lists: input.lists,
-    p_ref: input.ref,
-    p_attributes: input.attributes,
-    p_client: clientIp(req),
-  });
+  const result = await onLists(
+    rpc<{
+      status?: 'pending' | 'confirmed';
+      mail?: PendingSignup | null;
+      retry_after?: number;
+    }>('subscribe_form', {
+      p_email: input.email,
+      p_name: input.name,
+      p_lists: input.lists,
+      p_ref: input.ref,
+      p_attributes: input.attributes,
+      p_client: clientIp(req),
+    }),
+  );
   if (result.retry_after) {
     throw new AppError('rate_limited', undefined, {
       headers: { 'Retry-After': String(result.retry_after) },
