@@ -151,6 +151,22 @@ describe('subscribe: success', () => {
     expect(event!.type).toBe('resubscribed');
   });
 
+  it('adds attributes a known address lacks, never overwriting what it has', async () => {
+    const email = unique();
+    await subscribe({ email, lists: ['product-updates'], attributes: { city: 'Paris' } });
+    await subscribe({
+      email,
+      lists: ['product-updates'],
+      attributes: { city: 'Elsewhere', plan: 'pro' },
+    });
+    const [row] = await sql<{ attributes: unknown }>(
+      emu,
+      'select attributes from public.subscribers where email = $1',
+      [email],
+    );
+    expect(row!.attributes).toEqual({ city: 'Paris', plan: 'pro' });
+  });
+
   it('records a referral from another subscriber, never from oneself', async () => {
     const [ada] = await sql<{ id: string; referral_code: string }>(
       emu,
