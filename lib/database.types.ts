@@ -214,6 +214,84 @@ export type Database = {
           },
         ]
       }
+      imports: {
+        Row: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        Insert: {
+          columns?: Json | null
+          created_at?: string
+          created_by?: string | null
+          delimiter?: string | null
+          error_count?: number
+          errors?: Json
+          failure_reason?: string | null
+          finished_at?: string | null
+          id?: string
+          inserted?: number
+          lease_token?: string | null
+          lease_until?: string | null
+          list_ids?: string[]
+          object_path: string
+          optin?: string
+          processed_rows?: number
+          resume_line?: number
+          resume_offset?: number
+          skipped?: number
+          started_at?: string | null
+          status?: string
+          total_rows?: number | null
+          updated?: number
+        }
+        Update: {
+          columns?: Json | null
+          created_at?: string
+          created_by?: string | null
+          delimiter?: string | null
+          error_count?: number
+          errors?: Json
+          failure_reason?: string | null
+          finished_at?: string | null
+          id?: string
+          inserted?: number
+          lease_token?: string | null
+          lease_until?: string | null
+          list_ids?: string[]
+          object_path?: string
+          optin?: string
+          processed_rows?: number
+          resume_line?: number
+          resume_offset?: number
+          skipped?: number
+          started_at?: string | null
+          status?: string
+          total_rows?: number | null
+          updated?: number
+        }
+        Relationships: []
+      }
       lists: {
         Row: {
           created_at: string
@@ -507,6 +585,40 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      claim_import: {
+        Args: { p_import_id: string; p_token: string; p_lease_seconds: number }
+        Returns: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "imports"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       claim_owner: {
         Args: { p_user_id: string; p_email: string }
         Returns: Json
@@ -517,6 +629,40 @@ export type Database = {
       }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      fail_import: {
+        Args: { p_import_id: string; p_token: string; p_reason: string }
+        Returns: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "imports"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       finish_idle_campaigns: { Args: never; Returns: number }
       get_preferences: { Args: { p_subscriber: string }; Returns: Json }
       get_unsubscribe: {
@@ -531,6 +677,51 @@ export type Database = {
           p_window_seconds: number
         }
         Returns: number
+      }
+      import_batch: {
+        Args: {
+          p_import_id: string
+          p_token: string
+          p_from: number
+          p_rows: Json
+          p_bad: Json
+          p_records: number
+          p_offset: number
+          p_line: number
+          p_done: boolean
+          p_lease_seconds: number
+        }
+        Returns: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "imports"
+          isOneToOne: true
+          isSetofReturn: false
+        }
       }
       list_subscription_counts: {
         Args: never
@@ -559,6 +750,10 @@ export type Database = {
         Args: { p_claim_token: string }
         Returns: number
       }
+      release_import: {
+        Args: { p_import_id: string; p_token: string }
+        Returns: undefined
+      }
       renew_delivery_claims: {
         Args: { p_claim_token: string }
         Returns: {
@@ -586,6 +781,48 @@ export type Database = {
       start_campaign_send: {
         Args: { p_campaign_id: string; p_body_html: string }
         Returns: number
+      }
+      start_import: {
+        Args: {
+          p_import_id: string
+          p_token: string
+          p_total_rows: number
+          p_columns: Json
+          p_delimiter: string
+          p_offset: number
+          p_line: number
+        }
+        Returns: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "imports"
+          isOneToOne: true
+          isSetofReturn: false
+        }
       }
       subscribe_form: {
         Args: {
