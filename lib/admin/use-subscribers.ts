@@ -69,28 +69,23 @@ export function useListOptions() {
   );
 }
 
-export interface WriteState {
-  pending: boolean;
-  error: QueryError | null;
-}
+export type BulkOutcome = { ok: true; changed: number } | { ok: false; error: QueryError };
 
 /** Bulk actions on selected rows: one request, then the table and counts revalidate. */
 export function useBulkAction() {
-  const [state, setState] = useState<WriteState>({ pending: false, error: null });
-  const run = useCallback(async (action: BulkAction, ids: string[]): Promise<number | null> => {
-    setState({ pending: true, error: null });
+  const [pending, setPending] = useState(false);
+  const run = useCallback(async (action: BulkAction, ids: string[]): Promise<BulkOutcome> => {
+    setPending(true);
     try {
-      const changed = await runBulkAction(supabase, action, ids);
-      setState({ pending: false, error: null });
-      return changed;
+      return { ok: true, changed: await runBulkAction(supabase, action, ids) };
     } catch (error) {
-      setState({ pending: false, error: toQueryError(error) });
-      return null;
+      return { ok: false, error: toQueryError(error) };
     } finally {
+      setPending(false);
       await revalidateSubscribers();
     }
   }, []);
-  return { run, ...state };
+  return { run, pending };
 }
 
 export function useAddSubscriber() {

@@ -1,0 +1,62 @@
+// One subscriber's event history, newest first, as readable lines with when and how it happened.
+import { eventLabel, eventSource } from '../../../lib/admin/event-labels';
+import { formatMoment } from '../../../lib/admin/format';
+import { EVENT_LIMIT } from '../../../lib/admin/subscriber';
+import { useSubscriberEvents } from '../../../lib/admin/use-subscriber';
+import { Card, ErrorState, LoadingState } from '../../ui';
+import styles from './Subscribers.module.css';
+
+export function HistoryCard({
+  subscriberId,
+  listNames,
+}: {
+  subscriberId: string;
+  listNames: Record<string, string>;
+}) {
+  const events = useSubscriberEvents(subscriberId);
+  let body;
+  if (events.error && !events.data) {
+    body = (
+      <ErrorState
+        title="The history could not be loaded."
+        message={events.error.message}
+        onRetry={() => void events.mutate()}
+      />
+    );
+  } else if (!events.data) {
+    body = <LoadingState label="Loading history…" />;
+  } else if (events.data.length === 0) {
+    body = <p className={styles.cardEmpty}>Nothing has happened yet.</p>;
+  } else {
+    body = (
+      <>
+        <ol className={styles.history} aria-label="Events, newest first">
+          {events.data.map((event) => {
+            const source = eventSource(event.data);
+            return (
+              <li key={event.id} className={styles.historyItem}>
+                <span className={styles.historyWhat}>
+                  {eventLabel(event.type, event.data, listNames)}
+                </span>
+                <time className={styles.historyWhen} dateTime={event.created_at}>
+                  {formatMoment(event.created_at)}
+                </time>
+                {source ? <span className={styles.historySource}>{source}</span> : null}
+              </li>
+            );
+          })}
+        </ol>
+        {events.data.length >= EVENT_LIMIT ? (
+          <p className={styles.cardEmpty}>
+            Showing the latest {EVENT_LIMIT} events; the JSON export has all of them.
+          </p>
+        ) : null}
+      </>
+    );
+  }
+  return (
+    <Card title="History" flush>
+      {body}
+    </Card>
+  );
+}

@@ -1,0 +1,158 @@
+// The body of /admin/subscribers/: filters, the keyset-paged table with selection and bulk actions,
+// and its loading, empty, no-match and error states.
+import { ChevronLeft, ChevronRight, SearchX, Users } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import {
+  cursorAfter,
+  cursorBefore,
+  isFiltered,
+  NO_FILTERS,
+  PAGE_SIZE,
+  type Cursor,
+  type SubscriberFilters,
+} from '../../../lib/admin/subscriber-query';
+import {
+  useListOptions,
+  useSubscriberCount,
+  useSubscribers,
+} from '../../../lib/admin/use-subscribers';
+import { useAdmin } from '../AdminContext';
+import { Button, Card, EmptyState, ErrorState, LoadingState } from '../../ui';
+import { BulkActions, BulkResultMessage, type BulkResult } from './BulkActions';
+import { SubscriberFilterBar } from './SubscriberFilterBar';
+import { SubscribersTable } from './SubscribersTable';
+import styles from './Subscribers.module.css';
+
+export function SubscribersView() {
+  const { can } = useAdmin();
+  const [filters, setFilters] = useState<SubscriberFilters>(NO_FILTERS);
+  const [cursor, setCursor] = useState<Cursor | null>(null);
+  const [pageNumber, setPageNumber] = useState(1);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [result, setResult] = useState<BulkResult | null>(null);
+
+  const lists = useListOptions();
+  const page = useSubscribers(filters, cursor);
+  const count = useSubscriberCount(filters);
+  const listNames = useMemo(
+    () => new Map((lists.data ?? []).map((l) => [l.id, l.name])),
+    [lists.data],
+  );
+  const selectable = can('manage-subscribers');
+
+  const changeFilters = useCallback((next: SubscriberFilters) => {
+    setFilters(next);
+    setCursor(null);
+    setPageNumber(1);
+    setSelected(new Set());
+    setResult(null);
+  }, []);
+
+  const go = (next: Cursor | null, delta: number) => {
+    setCursor(next);
+    setPageNumber((n) => (next === null ? 1 : n + delta));
+    setSelected(new Set());
+  };
+
+  const rows = page.data?.rows ?? [];
+  const filtered = isFiltered(filters);
+  const total = count.data;
+  const first = (pageNumber - 1) * PAGE_SIZE + 1;
+  const noun = filtered ? 'matching subscribers' : 'subscribers';
+  const summary =
+    total === undefined || total === null || rows.length === 0
+      ? ''
+      : `${first}–${first + rows.length - 1} of ${total.toLocaleString()} ${noun}`;
+
+  let body;
+  if (page.error && !page.data) {
+    body = (
+      <ErrorState
+        title="Subscribers could not be loaded."
+        message={page.error.message}
+        onRetry={() => void page.mutate()}
+        retrying={page.isValidating}
+      />
+    );
+  } else if (!page.data) {
+    body = <LoadingState label="Loading subscribers…" />;
+  } else if (rows.length === 0 && cursor === null) {
+    body = filtered ? (
+      <EmptyState
+        icon={<SearchX />}
+        title="No subscribers match these filters."
+        action={
+          <Button onClick={() => changeFilters({ ...NO_FILTERS, sort: filters.sort })}>
+            Clear filters
+          </Button>
+        }
+      >
+        Try another search or fewer filters.
+      </EmptyState>
+    ) : (
+      <EmptyState icon={<Users />} title="No subscribers yet.">
+        People who sign up on the site{selectable ? ' or whom you add' : ''} appear here.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <>
+        {selected.size > 0 ? (
+          <BulkActions
+            ids={[...selected]}
+            onDone={(r) => {
+              setResult(r);
+              if (r.tone === 'success') setSelected(new Set());
+            }}
+          />
+        ) : null}
+        <SubscribersTable
+          rows={rows}
+          listNames={listNames}
+          selectable={selectable}
+          selected={selected}
+          caption={`Subscribers, page ${pageNumber}`}
+          onToggle={(id) =>
+            setSelected((s) => {
+              const next = new Set(s);
+              if (!next.delete(id)) next.add(id);
+              return next;
+            })
+          }
+          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+        />
+        <nav className={styles.pager} aria-label="Pages">
+          <span aria-live="polite">{summary}</span>
+          <span className={styles.pagerButtons}>
+            <Button
+              size="sm"
+              icon={<ChevronLeft />}
+              disabled={!page.data.hasPrevious || page.isValidating}
+              onClick={() => go(pageNumber <= 2 ? null : cursorBefore(rows[0]!), -1)}
+            >
+              Previous
+            </Button>
+            <Button
+              size="sm"
+              disabled={!page.data.hasNext || page.isValidating}
+              onClick={() => go(cursorAfter(rows[rows.length - 1]!), 1)}
+            >
+              Next
+              <ChevronRight aria-hidden="true" width={18} height={18} />
+            </Button>
+          </span>
+        </nav>
+      </>
+    );
+  }
+
+  return (
+    <div className={styles.stack}>
+      <BulkResultMessage result={result} />
+      <Card flush>
+        <SubscriberFilterBar filters={filters} lists={lists.data ?? []} onChange={changeFilters} />
+        {body}
+      </Card>
+    </div>
+  );
+}

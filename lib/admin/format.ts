@@ -1,0 +1,13 @@
+// Dates as the admin shows them: one formatter each, in the browser's locale and time zone.
+const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** "22 Nov 2026"; an em dash for no date. */
+export function formatDay(iso: string | null | undefined): string {
+  return iso ? DAY.format(new Date(iso)) : '—';
+}
+
+/** "22 Nov 2026, 16:20". */
+export function formatMoment(iso: string | null | undefined): string {
+  return iso ? MOMENT.format(new Date(iso)) : '—';
+}

@@ -1,0 +1,202 @@
+// /admin/subscribers/ and /admin/subscribers/view/ in Chromium against the e2e emulator: search,
+// filters, keyset pages forwards and back, bulk blocklist and delete, add one, view one, what a
+// viewer may not do, axe checks and screenshots at desktop and phone widths.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { createTeamUser, insertRows, signInWithPassword, uniqueEmail } from './team';
+
+async function expectNoViolations(page: Page, state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  expect(
+    violations.map(
+      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
+    ),
+  ).toEqual([]);
+}
+
+/** Full-page screenshots at desktop and phone width; nothing may stick out sideways on a phone. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    const wide = await page.evaluate(() =>
+      [...document.querySelectorAll('body *')]
+        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+        .filter((el) => !el.closest('[role=region], nav, dialog'))
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
+        .slice(0, 5),
+    );
+    expect(wide, `${name} at ${width}px`).toEqual([]);
+    await page.screenshot({ path: `test-results/admin-${name}-${width}.png`, fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** 60 subscribers of this test only (their addresses share `tag`), one a minute apart. */
+async function seedSubscribers(tag: string): Promise<Array<{ id: string; email: string }>> {
+  const rows = Array.from({ length: 60 }, (_, i) => ({
+    email: `s${String(i + 1).padStart(2, '0')}-${tag}@example.com`,
+    name: `Person ${i + 1}`,
+    attributes: i === 0 ? { city: 'Paris', plan: 'pro' } : {},
+    created_at: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+  }));
+  return insertRows<{ id: string; email: string }>('subscribers', rows);
+}
+
+const table = (page: Page) => page.getByRole('region', { name: /^Subscribers, page/ });
+const summary = (page: Page) => page.getByRole('navigation', { name: 'Pages' });
+
+test('an admin searches, filters, pages forwards and back, and blocklists in bulk', async ({
+  page,
+}) => {
+  const tag = randomUUID().slice(0, 8);
+  await seedSubscribers(tag);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, '/admin/subscribers/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible();
+
+  await page.getByLabel('Search').fill(tag);
+  await expect(summary(page)).toContainText('1–50 of 60 matching subscribers');
+  // Newest first: s60 leads the first page.
+  await expect(table(page).getByRole('row').nth(1)).toContainText(`s60-${tag}@example.com`);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(summary(page)).toContainText('51–60 of 60 matching subscribers');
+  await expect(table(page).getByRole('row')).toHaveCount(11);
+  await expect(table(page)).toContainText(`s01-${tag}@example.com`);
+  await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Previous' }).click();
+  await expect(summary(page)).toContainText('1–50 of 60 matching subscribers');
+  await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+  // Email order, and a search that narrows to one person by name.
+  await page.getByLabel('Sort').selectOption('email-asc');
+  await expect(table(page).getByRole('row').nth(1)).toContainText(`s01-${tag}@example.com`);
+  await page.getByLabel('Search').fill(`s0_-${tag}`);
+  await expect(page.getByText('No subscribers match these filters.')).toBeVisible();
+  await expectNoViolations(page, 'no matches');
+  await page.getByRole('button', { name: 'Clear filters' }).click();
+  await expect(page.getByLabel('Search')).toHaveValue('');
+
+  await page.getByLabel('Search').fill(tag);
+  await expect(summary(page)).toContainText('1–50 of 60 matching subscribers');
+  await page.getByLabel(`Select s01-${tag}@example.com`).check();
+  await page.getByLabel(`Select s02-${tag}@example.com`).check();
+  await expect(page.getByRole('group', { name: 'Bulk actions' })).toContainText(
+    '2 subscribers selected',
+  );
+  await expectNoViolations(page, 'selection');
+  await screenshots(page, 'subscribers');
+  await page.getByRole('button', { name: 'Blocklist' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: '2 subscribers blocklisted.' }),
+  ).toBeVisible();
+
+  await page.getByLabel('Status').selectOption('blocklisted');
+  await expect(summary(page)).toContainText('1–2 of 2 matching subscribers');
+  await expect(table(page).getByText('blocklisted')).toHaveCount(2);
+  // Admins may not delete subscriber data: the control is not offered.
+  await page.getByLabel(`Select s01-${tag}@example.com`).check();
+  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+});
+
+test('an admin adds a subscriber, sees the duplicate refused at the field, and views them', async ({
+  page,
+}) => {
+  const admin = await createTeamUser('admin');
+  const email = uniqueEmail('added');
+  await signInWithPassword(page, admin, '/admin/subscribers/');
+  await page.getByRole('button', { name: 'Add subscriber' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add subscriber' });
+  await dialog.getByLabel('Email address').fill('not-an-address');
+  await dialog.getByRole('button', { name: 'Add subscriber' }).click();
+  await expect(dialog.getByText('Enter a valid email address.')).toBeVisible();
+  await dialog.getByLabel('Email address').fill(email.toUpperCase());
+  await dialog.getByLabel('Name').fill('Added Person');
+  await dialog.getByLabel('The newsletter').check();
+  await expectNoViolations(page, 'add dialog');
+  await dialog.getByRole('button', { name: 'Add subscriber' }).click();
+
+  await expect(page).toHaveURL(/\/admin\/subscribers\/view\/\?id=/);
+  await expect(page.getByRole('heading', { name: email })).toBeVisible();
+  const newsletter = page
+    .getByRole('list', { name: 'Lists' })
+    .getByRole('listitem')
+    .filter({ hasText: 'The newsletter' });
+  await expect(newsletter.getByText('confirmed', { exact: true })).toBeVisible();
+  await expect(page.getByText('Confirmed The newsletter')).toBeVisible();
+  await expect(page.getByText('Subscribed to The newsletter').first()).toBeVisible();
+
+  // Per-list change: unsubscribe, and the history says so.
+  await page.getByRole('button', { name: 'Unsubscribe from The newsletter' }).click();
+  await expect(newsletter.getByText('unsubscribed', { exact: true })).toBeVisible();
+  await expect(page.getByText('Unsubscribed from The newsletter')).toBeVisible();
+  await expectNoViolations(page, 'subscriber view');
+  await screenshots(page, 'subscriber-view');
+
+  // The same address again is refused where it was typed.
+  await page.goto('/admin/subscribers/');
+  await page.getByRole('button', { name: 'Add subscriber' }).click();
+  await dialog.getByLabel('Email address').fill(email);
+  await dialog.getByRole('button', { name: 'Add subscriber' }).click();
+  await expect(dialog.getByText('That address is already a subscriber.')).toBeVisible();
+  await expect(dialog.getByLabel('Email address')).toHaveValue(email);
+});
+
+test('the owner deletes in bulk after confirming, and a subscriber page exports JSON', async ({
+  page,
+}) => {
+  const tag = randomUUID().slice(0, 8);
+  const seeded = await seedSubscribers(tag);
+  const owner = await createTeamUser('owner');
+  await signInWithPassword(page, owner, `/admin/subscribers/view/?id=${seeded[0]!.id}`);
+  await expect(page.getByRole('heading', { name: seeded[0]!.email })).toBeVisible();
+  await expect(page.getByRole('definition').filter({ hasText: 'Paris' })).toBeVisible();
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export JSON' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^subscriber-s01-.*\.json$/);
+  const exported = JSON.parse(readFileSync(await file.path(), 'utf8'));
+  expect(exported.subscriber).toMatchObject({
+    email: seeded[0]!.email,
+    attributes: { city: 'Paris', plan: 'pro' },
+  });
+
+  await page.goto('/admin/subscribers/');
+  await page.getByLabel('Search').fill(tag);
+  await expect(summary(page)).toContainText('of 60 matching');
+  await page.getByLabel('Select all subscribers on this page').check();
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete 50 subscribers?' });
+  await expectNoViolations(page, 'delete confirmation');
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: '50 subscribers deleted.' }),
+  ).toBeVisible();
+  await expect(summary(page)).toContainText('1–10 of 10 matching subscribers');
+
+  await page.goto(`/admin/subscribers/view/?id=${seeded[59]!.id}`);
+  await expect(page.getByText('Subscriber not found.')).toBeVisible();
+  await page.goto('/admin/subscribers/view/?id=nonsense');
+  await expect(page.getByText('Subscriber not found.')).toBeVisible();
+});
+
+test('a viewer reads subscribers but is offered no write controls', async ({ page }) => {
+  const viewer = await createTeamUser('viewer');
+  await signInWithPassword(page, viewer, '/admin/subscribers/');
+  await page.getByLabel('Search').fill('ada@example.com');
+  await expect(page.getByRole('link', { name: 'ada@example.com' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add subscriber' })).toHaveCount(0);
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  await expectNoViolations(page, 'viewer list');
+  await page.getByRole('link', { name: 'ada@example.com' }).click();
+  await expect(page.getByRole('heading', { name: 'ada@example.com' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
+  for (const name of ['Blocklist', 'Delete', /^Unsubscribe from/, /^Subscribe to/]) {
+    await expect(page.getByRole('button', { name })).toHaveCount(0);
+  }
+  await expectNoViolations(page, 'viewer subscriber');
+  await screenshots(page, 'subscriber-viewer');
+});
