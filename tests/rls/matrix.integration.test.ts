@@ -9,6 +9,7 @@ import {
   CAMPAIGN_TABLES,
   MEDIA,
   RATE_LIMIT_RPC,
+  REALTIME,
   TABLES,
   cells,
   type CampaignTarget,
@@ -160,4 +161,78 @@ describe('rpc hit_rate_limit', () => {
       }
     },
   );
+});
+
+describe('realtime INSERT events', () => {
+  type Change = { new: Record<string, unknown>; errors: string[] | null };
+  const heard = new Map<string, Change[]>();
+  const tables = Object.keys(REALTIME) as (keyof typeof REALTIME)[];
+  let subscriberId: string;
+
+  beforeAll(async () => {
+    // Everyone listens to both tables at once, then one signup arrives.
+    await Promise.all(
+      cells(REALTIME).map(
+        ({ actor, op: table }) =>
+          new Promise<void>((resolve, reject) => {
+            const inbox: Change[] = [];
+            heard.set(`${actor} ${table}`, inbox);
+            team
+              .client(actor)
+              .channel(`rls-${actor}-${table}`)
+              .on('postgres_changes', { event: 'INSERT', schema: 'public', table }, (p) =>
+                inbox.push(p as unknown as Change),
+              )
+              .subscribe((status, err) => {
+                if (status === 'SUBSCRIBED') resolve();
+                else if (status !== 'CLOSED')
+                  reject(new Error(`${actor} ${table}: ${status} ${err}`));
+              });
+          }),
+      ),
+    );
+    const { data, error } = await team.service
+      .from('subscribers')
+      .insert({ email: `rt-${randomUUID().slice(0, 8)}@example.com` })
+      .select('id')
+      .single();
+    if (error) throw new Error(error.message);
+    subscriberId = data.id;
+    const list = await team.service.from('lists').select('id').eq('slug', 'rls-matrix').single();
+    await team.service
+      .from('subscriptions')
+      .insert({ subscriber_id: subscriberId, list_id: list.data!.id });
+    // Wait for every listener that should hear something, then a little longer for the rest.
+    const expected = cells(REALTIME).filter((c) => c.outcome !== 'hidden');
+    const deadline = Date.now() + 10_000;
+    while (
+      expected.some((c) => !heard.get(`${c.actor} ${c.op}`)!.length) &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }, 30_000);
+  afterAll(async () => {
+    for (const actor of new Set(cells(REALTIME).map((c) => c.actor))) {
+      await team?.client(actor).removeAllChannels();
+    }
+  });
+
+  it.each(cells(REALTIME))('$actor hears $op → $outcome', ({ actor, op: table, outcome }) => {
+    expect(tables).toContain(table);
+    const inbox = heard.get(`${actor} ${table}`)!;
+    if (outcome === 'hidden') return expect(inbox).toEqual([]);
+    expect(inbox).toHaveLength(1);
+    if (outcome === 'ok') {
+      expect(inbox[0]!.errors).toBeNull();
+      expect(inbox[0]!.new).toMatchObject(
+        table === 'subscribers' ? { id: subscriberId } : { subscriber_id: subscriberId },
+      );
+    } else {
+      expect(outcome).toBe('no-grant');
+      expect(inbox[0]!.errors).toEqual(['Error 401: Unauthorized']);
+      expect(inbox[0]!.new).toEqual({});
+    }
+  });
 });

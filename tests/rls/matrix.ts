@@ -121,6 +121,18 @@ export const MEDIA: Record<StorageOp, Row> = {
   delete:       ['noop',     'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
 };
 
+/**
+ * Realtime postgres_changes INSERT events on the dashboard's tables (SPEC §2): Realtime checks each
+ * row against the listener's SELECT rights. `hidden`: no event. `no-grant`: the event arrives
+ * with errors ["Error 401: Unauthorized"] and no record, as upstream's apply_rls sends it.
+ */
+// prettier-ignore
+export const REALTIME: Record<'subscribers' | 'subscriptions', Row> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  subscribers:  ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+  subscriptions:['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+};
+
 /** public.hit_rate_limit(): EXECUTE for service_role only (the edge functions). */
 // prettier-ignore
 export const RATE_LIMIT_RPC: Row =
