@@ -110,6 +110,14 @@ async function mediaCase(actor: Actor, op: StorageOp, outcome: Outcome): Promise
     }
     return;
   }
+  if (op === 'public url') {
+    expect(outcome).toBe('ok');
+    const response = await fetch(media.getPublicUrl(path).data.publicUrl);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
+    return;
+  }
   if (op === 'list') {
     const answer = await media.list(folder);
     expect(answer.error).toBeNull();

@@ -6,7 +6,7 @@ export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscrip
 /** Campaign tables; `campaigns` targets a draft, `sent campaigns` an archived, sent one. */
 export type CampaignTarget = 'campaigns' | 'sent campaigns' | 'campaign_lists' | 'deliveries';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
-export type StorageOp = 'upload' | 'replace' | 'list' | 'delete';
+export type StorageOp = 'upload' | 'replace' | 'list' | 'public url' | 'delete';
 
 /**
  * What the caller sees, exactly as upstream PostgREST / Storage answer it:
@@ -118,6 +118,8 @@ export const MEDIA: Record<StorageOp, Row> = {
   // Upload with upsert over an existing file (a new logo under the same name).
   replace:      ['rls',      'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
   list:         ['hidden',   'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+  // A public bucket: the image URL works for everyone, without RLS (the logo on the public site).
+  'public url': ['ok',       'ok',       'ok',       'ok',       'ok',       'ok',       'ok'],
   delete:       ['noop',     'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
 };
 
