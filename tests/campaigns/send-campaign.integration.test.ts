@@ -298,6 +298,40 @@ describe('recipients and headers', () => {
   });
 });
 
+describe('changes after the start', () => {
+  it('sends nothing to whoever was blocklisted or unsubscribed after the send started', async () => {
+    const tag = `late${Date.now()}`;
+    const slug = await listWithSubscribers(emu, tag, 3);
+    const id = await newCampaign(emu, [slug]);
+    await sql(emu, `select public.start_campaign_send($1, '<p>x</p>')`, [id]);
+    await sql(emu, `update public.subscribers set status = 'blocklisted' where email = $1`, [
+      `${tag}-1@example.com`,
+    ]);
+    await sql(
+      emu,
+      `update public.subscriptions set status = 'unsubscribed'
+        where subscriber_id = (select id from public.subscribers where email = $1)`,
+      [`${tag}-2@example.com`],
+    );
+    await drain(id);
+    expect(await deliveryCounts(emu, id)).toEqual({ sent: 1, failed: 2 });
+    const reasons = await sql<{ last_error: string }>(
+      emu,
+      `select last_error from public.deliveries where campaign_id = $1 and status = 'failed'
+        order by last_error`,
+      [id],
+    );
+    expect(reasons.map((r) => r.last_error)).toEqual([
+      'The address is blocklisted.',
+      'Unsubscribed before the message went out.',
+    ]);
+    await waitForMail(emu, `${tag}-3@example.com`);
+    const all = (await (await fetch(`${emu.mail!.url}/api/email`)).json()) as CaughtMail[];
+    const got = all.flatMap((m) => m.to.map((t) => t.address)).filter((a) => a.startsWith(tag));
+    expect(got).toEqual([`${tag}-3@example.com`]);
+  });
+});
+
 describe('process-queue access', () => {
   it('refuses anyone but the service role', async () => {
     expect((await callFunction(emu, 'process-queue', { body: {} })).status).toBe(401);

@@ -50,6 +50,23 @@ interface Delivery {
   attempts: number;
 }
 
+interface Recipient {
+  id: string;
+  email: string;
+  status: string;
+  subscriptions: { list_id: string; status: string }[];
+}
+
+/** Why a recipient fixed at the start must not get the message now, or null. */
+function skipReason(context: CampaignContext, recipient?: Recipient): string | null {
+  if (!recipient) return 'The subscriber no longer exists.';
+  if (recipient.status !== 'enabled') return 'The address is blocklisted.';
+  const onList = recipient.subscriptions.some(
+    (s) => s.status === 'confirmed' && context.listIds.includes(s.list_id),
+  );
+  return onList ? null : 'Unsubscribed before the message went out.';
+}
+
 interface Recorded {
   recorded: boolean;
   outcome: 'sent' | 'deferred' | 'failed' | null;
@@ -145,12 +162,14 @@ class Worker {
 
   async sendBatch(rows: Delivery[], token: string): Promise<void> {
     const ids = [...new Set(rows.map((r) => r.subscriber_id))];
+    // Read now, not at the start of the send: whoever was blocklisted or unsubscribed since then
+    // gets nothing (SPEC §4: a blocklisted address is never sent to).
     const { data, error } = await adminClient()
       .from('subscribers')
-      .select('id, email')
+      .select('id, email, status, subscriptions(list_id, status)')
       .in('id', ids);
     if (error) throw new AppError('internal');
-    const emails = new Map((data ?? []).map((s) => [s.id as string, s.email as string]));
+    const recipients = new Map((data ?? []).map((s) => [s.id as string, s as Recipient]));
     for (const campaignId of new Set(rows.map((r) => r.campaign_id)))
       await this.context(campaignId);
 
@@ -180,8 +199,7 @@ class Worker {
         if (!row) return;
         if (stopped.has(row.campaign_id) || !held.has(`${row.campaign_id}/${row.subscriber_id}`))
           continue;
-        await takeSendSlot(this.rate);
-        await this.sendOne(row, token, emails.get(row.subscriber_id));
+        await this.sendOne(row, token, recipients.get(row.subscriber_id));
         if (
           this.options.abandonAfter !== undefined &&
           ++this.attempted >= this.options.abandonAfter
@@ -194,14 +212,16 @@ class Worker {
     if (!this.abandoned) await rpc<number>('release_delivery_claims', { p_claim_token: token });
   }
 
-  private async sendOne(row: Delivery, token: string, email: string | undefined): Promise<void> {
+  private async sendOne(row: Delivery, token: string, recipient?: Recipient): Promise<void> {
     const context = await this.context(row.campaign_id);
     let outcome: 'sent' | 'deferred' | 'failed' = 'sent';
     let errorText: string | null = null;
     let messageId: string | null = null;
     try {
-      if (!email) throw new Error('The subscriber no longer exists.');
-      const mail = await campaignMail(context, { id: row.subscriber_id, email });
+      const skip = skipReason(context, recipient);
+      if (skip) throw new Error(skip);
+      const mail = await campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
+      await takeSendSlot(this.rate);
       await sendMail(mail);
       messageId = campaignMessageId(context, row.subscriber_id);
     } catch (e) {
