@@ -1,5 +1,30 @@
-// The Postbox mark (an envelope on an indigo tile), inline so it needs no request; decorative by default.
-export default function Logo({ size = 56, className }: { size?: number; className?: string }) {
+// The site's logo: the owner's image from the media bucket (through the Storage image loader) or
+// the built-in Postbox mark (an envelope on an indigo tile). Decorative: the site name sits beside it.
+import Image from 'next/image';
+
+export default function Logo({
+  size = 56,
+  className,
+  src,
+}: {
+  size?: number;
+  className?: string;
+  /** `media/<path>` of an uploaded logo; without it the built-in mark is drawn. */
+  src?: string | null;
+}) {
+  if (src) {
+    return (
+      <Image
+        className={className}
+        src={src}
+        alt=""
+        width={size}
+        height={size}
+        style={{ objectFit: 'contain' }}
+        priority
+      />
+    );
+  }
   return (
     <svg
       className={className}

@@ -1,7 +1,9 @@
-// Signup form of the home page (SPEC §2): email with a Mail icon, optional name, Subscribe button.
-// Every outcome is the real one from the `subscribe` function; what the visitor typed is kept.
+// Signup form of the home and embed pages (SPEC §2): email with a Mail icon, optional name, list
+// checkboxes when there is a choice, a hidden honeypot, Subscribe button. Every outcome is the real
+// one from the `subscribe` function; what the visitor typed is kept.
 import { ArrowRight, CircleAlert, CircleCheck, LoaderCircle, Mail } from 'lucide-react';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { initialSelection, needsConfirmation, type PublicList } from '../lib/public-lists';
 import type { SubscribeOutcome } from '../lib/subscribe';
 import { useSubscribe } from '../lib/use-subscribe';
 import styles from './SignupForm.module.css';
@@ -9,40 +11,84 @@ import styles from './SignupForm.module.css';
 type Failure = Extract<SubscribeOutcome, { ok: false }>;
 type Success = Extract<SubscribeOutcome, { ok: true }>;
 
-export default function SignupForm() {
+export interface SignupFormProps {
+  /** Public lists, oldest first; undefined while loading (the function then picks the main list). */
+  lists?: PublicList[];
+  /** A list to pre-check (`?list=` of a referral link). */
+  initialList?: string | null;
+  /** Referral code (`?ref=`) sent with the signup. */
+  referral?: string | null;
+  /** Subscribe to this list only and show no checkboxes (the embed page). */
+  onlyList?: string;
+  onSubscribed?: (status: Success['status']) => void;
+}
+
+export default function SignupForm({
+  lists,
+  initialList,
+  referral,
+  onlyList,
+  onSubscribed,
+}: SignupFormProps) {
   const id = useId();
   const ids = {
     email: `${id}-email`,
     emailError: `${id}-email-error`,
     name: `${id}-name`,
     nameError: `${id}-name-error`,
+    lists: `${id}-lists`,
+    listsError: `${id}-lists-error`,
+    website: `${id}-website`,
     hint: `${id}-hint`,
   };
   const { subscribe, pending } = useSubscribe();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
+  const [website, setWebsite] = useState('');
+  // null until the visitor touches a box: until then the defaults follow the loaded lists.
+  const [picked, setPicked] = useState<string[] | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [success, setSuccess] = useState<Success | null>(null);
   const emailRef = useRef<HTMLInputElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
+  const listsRef = useRef<HTMLFieldSetElement>(null);
   const successRef = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
     if (success) successRef.current?.focus();
   }, [success]);
 
+  const choice = !onlyList && lists && lists.length > 1 ? lists : null;
+  const selection = picked ?? (lists ? initialSelection(lists, initialList) : []);
+  const chosen = onlyList ? [onlyList] : lists?.length ? selection : undefined;
+  const confirmFirst = !lists || needsConfirmation(lists, chosen ?? selection);
+
+  function toggle(slug: string, on: boolean) {
+    const next = on ? [...selection, slug] : selection.filter((s) => s !== slug);
+    setPicked(lists ? lists.map((l) => l.slug).filter((s) => next.includes(s)) : next);
+    if (failure?.field === 'lists') setFailure(null);
+  }
+
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (pending) return;
     setFailure(null);
-    const outcome = await subscribe({ email, name });
+    const outcome = await subscribe({
+      email,
+      name,
+      lists: chosen,
+      ref: referral ?? undefined,
+      website,
+    });
     if (outcome.ok) {
       setSuccess(outcome);
+      onSubscribed?.(outcome.status);
       return;
     }
     setFailure(outcome);
     if (outcome.field === 'email') emailRef.current?.focus();
     if (outcome.field === 'name') nameRef.current?.focus();
+    if (outcome.field === 'lists') listsRef.current?.querySelector('input')?.focus();
   }
 
   if (success) {
@@ -57,12 +103,18 @@ export default function SignupForm() {
           {pendingConfirm ? 'We sent a confirmation link to ' : 'Thanks! The next issue goes to '}
           <strong>{email.trim().toLowerCase()}</strong>.
         </p>
+        {pendingConfirm && (
+          <p className={styles.hint}>
+            Open it within 7 days to confirm. Nothing there? Check your spam folder.
+          </p>
+        )}
       </div>
     );
   }
 
   const emailError = failure?.field === 'email' ? failure.message : null;
   const nameError = failure?.field === 'name' ? failure.message : null;
+  const listsError = failure?.field === 'lists' ? failure.message : null;
   const formError = failure && failure.field === null ? failure.message : null;
 
   return (
@@ -133,6 +185,63 @@ export default function SignupForm() {
         )}
       </div>
 
+      {choice && (
+        <fieldset
+          ref={listsRef}
+          className={styles.lists}
+          aria-describedby={listsError ? ids.listsError : undefined}
+        >
+          <legend className={styles.label}>Lists</legend>
+          {choice.map((list) => {
+            const boxId = `${ids.lists}-${list.slug}`;
+            return (
+              <div key={list.slug} className={styles.listOption}>
+                <input
+                  id={boxId}
+                  type="checkbox"
+                  className={styles.checkbox}
+                  checked={selection.includes(list.slug)}
+                  disabled={pending}
+                  onChange={(e) => toggle(list.slug, e.target.checked)}
+                  aria-describedby={list.description ? `${boxId}-desc` : undefined}
+                />
+                <label htmlFor={boxId} className={styles.listText}>
+                  <span className={styles.listName}>
+                    {list.name}
+                    {list.waitlist && <span className={styles.badge}>Waitlist</span>}
+                  </span>
+                  {list.description && (
+                    <span id={`${boxId}-desc`} className={styles.listDescription}>
+                      {list.description}
+                    </span>
+                  )}
+                </label>
+              </div>
+            );
+          })}
+          {listsError && (
+            <p id={ids.listsError} className={styles.fieldError} role="alert">
+              <CircleAlert aria-hidden="true" />
+              {listsError}
+            </p>
+          )}
+        </fieldset>
+      )}
+
+      {/* Honeypot: off-screen and out of the tab order; people never fill it in, bots do. */}
+      <div className={styles.honeypot} aria-hidden="true">
+        <label htmlFor={ids.website}>Website</label>
+        <input
+          id={ids.website}
+          type="text"
+          name="website"
+          tabIndex={-1}
+          autoComplete="off"
+          value={website}
+          onChange={(e) => setWebsite(e.target.value)}
+        />
+      </div>
+
       {formError && (
         <div className={styles.alert} role="alert">
           <CircleAlert className={styles.alertIcon} aria-hidden="true" />
@@ -150,7 +259,9 @@ export default function SignupForm() {
       </button>
 
       <p id={ids.hint} className={styles.hint}>
-        We will email you a link to confirm your address. Unsubscribe any time.
+        {confirmFirst
+          ? 'We will email you a link to confirm your address. Unsubscribe any time.'
+          : 'Unsubscribe any time with one click.'}
       </p>
     </form>
   );

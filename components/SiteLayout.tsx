@@ -1,26 +1,47 @@
-// Frame of every public page: skip link, the page's main landmark, and a quiet footer.
+// Frame of every public page: skip link, a small site header (except on the home page, whose hero
+// shows the identity), the page's main landmark, and a quiet footer. Identity from `settings`.
 import Head from 'next/head';
+import Link from 'next/link';
 import type { ReactNode } from 'react';
-import { SITE_DEFAULTS } from '../lib/site';
+import { usePublicSettings } from '../lib/use-public-settings';
+import Logo from './Logo';
 import styles from './SiteLayout.module.css';
 
-export default function SiteLayout({ title, children }: { title?: string; children: ReactNode }) {
-  const fullTitle = title ? `${title} · ${SITE_DEFAULTS.name}` : SITE_DEFAULTS.name;
+export default function SiteLayout({
+  title,
+  children,
+  header = true,
+}: {
+  title?: string;
+  children: ReactNode;
+  /** False on the home page, where the hero already shows the logo and name. */
+  header?: boolean;
+}) {
+  const { site } = usePublicSettings();
+  const fullTitle = title ? `${title} · ${site.name}` : site.name;
   return (
     <>
       <Head>
         <title>{fullTitle}</title>
-        <meta name="description" content={SITE_DEFAULTS.tagline} />
+        <meta name="description" content={site.tagline} />
       </Head>
       <a href="#main" className={styles.skip}>
         Skip to content
       </a>
       <div className={styles.page}>
-        <main id="main" className={styles.main}>
+        {header && (
+          <header className={styles.header}>
+            <Link href="/" className={styles.brand}>
+              <Logo size={32} src={site.logoSrc} className={styles.brandLogo} />
+              <span>{site.name}</span>
+            </Link>
+          </header>
+        )}
+        <main id="main" className={styles.main} tabIndex={-1}>
           {children}
         </main>
         <footer className={styles.footer}>
-          <span>© {SITE_DEFAULTS.name}</span>
+          <span>© {site.name}</span>
           <span aria-hidden="true" className={styles.separator}>
             ·
           </span>

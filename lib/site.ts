@@ -1,5 +1,37 @@
-// What the public pages say about the site until they read it from the `settings` row (SPEC §3).
+// What the public pages say about the site: the `settings` row's public columns (SPEC §3), with
+// defaults while it loads or when no row comes back.
 export const SITE_DEFAULTS = {
   name: 'Postbox',
   tagline: 'Short, useful letters about building for the web. One email a fortnight, no noise.',
 } as const;
+
+/** The columns anon may read (migration 20261122100200 grants exactly these). */
+export const PUBLIC_SETTINGS_COLUMNS = 'site_name, tagline, logo_path, show_subscriber_count';
+
+export interface PublicSettingsRow {
+  site_name: string;
+  tagline: string;
+  logo_path: string | null;
+  show_subscriber_count: boolean;
+}
+
+export interface SiteIdentity {
+  name: string;
+  tagline: string;
+  /** `media/<path>` for the image loader, or null for the built-in mark. */
+  logoSrc: string | null;
+  showSubscriberCount: boolean;
+}
+
+/** The identity to show for a settings row (or none yet); blank values fall back to the defaults. */
+export function siteIdentity(row: PublicSettingsRow | null | undefined): SiteIdentity {
+  const name = row?.site_name.trim();
+  const tagline = row?.tagline.trim();
+  const logo = row?.logo_path?.trim().replace(/^\/+/, '');
+  return {
+    name: name || SITE_DEFAULTS.name,
+    tagline: tagline || SITE_DEFAULTS.tagline,
+    logoSrc: logo ? `media/${logo}` : null,
+    showSubscriberCount: row?.show_subscriber_count ?? false,
+  };
+}

@@ -1,11 +1,9 @@
 // The subscribe flow's pure rules: what the form may send (SPEC §5) and how an answer of the
 // `subscribe` edge function (SPEC §7, §8) becomes what the form shows.
-import {
-  FunctionsFetchError,
-  FunctionsHttpError,
-  FunctionsRelayError,
-} from '@supabase/supabase-js';
 import { checkEmail } from './email';
+import { isRecord, readFunctionResult, type InvokeResult } from './functions';
+
+export type { InvokeResult };
 
 export const NAME_MAX_LENGTH = 100;
 
@@ -13,6 +11,7 @@ export const MESSAGES = {
   invalid_email: 'Enter a valid email address.',
   name_too_long: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
   name_control: 'Name cannot contain line breaks or control characters.',
+  no_lists: 'Choose at least one list.',
   not_open: 'Signups are not open yet.',
   // A browser cannot tell a network failure from a response without CORS headers (e.g. the
   // platform's 404 for a function that is not deployed, cf. supabase/supabase#9373), so say both.
@@ -23,17 +22,26 @@ export const MESSAGES = {
 export interface SubscribeInput {
   email: string;
   name?: string;
+  /** Slugs of the chosen lists; omitted, the function uses the main list. */
+  lists?: string[];
+  /** Referral code from a share link (`/?ref=<code>&list=<slug>`). */
+  ref?: string;
+  /** The honeypot: people never see it, bots fill it in. */
+  website?: string;
 }
 
 /** The request body of `POST /functions/v1/subscribe`. */
 export interface SubscribeBody {
   email: string;
   name?: string;
+  lists?: string[];
+  ref?: string;
+  website?: string;
 }
 
 export type SubscribeOutcome =
   | { ok: true; status: 'pending' | 'confirmed' }
-  | { ok: false; code: string; field: 'email' | 'name' | null; message: string };
+  | { ok: false; code: string; field: 'email' | 'name' | 'lists' | null; message: string };
 
 type Failure = Extract<SubscribeOutcome, { ok: false }>;
 
@@ -54,49 +62,38 @@ export function prepareSubscribe(
   const name = (input.name ?? '').trim();
   if (name.length > NAME_MAX_LENGTH) return fail('invalid_input', MESSAGES.name_too_long, 'name');
   if (CONTROL.test(name)) return fail('invalid_input', MESSAGES.name_control, 'name');
-  return { ok: true, body: name ? { email: email.email, name } : { email: email.email } };
-}
-
-/** What `supabase.functions.invoke()` resolves to. */
-export interface InvokeResult {
-  data: unknown;
-  error: unknown;
-  response?: Response;
-}
-
-async function readCatalogueError(
-  res: Response,
-): Promise<{ code: string; message: string } | null> {
-  try {
-    const body = (await res.clone().json()) as { error?: { code?: unknown; message?: unknown } };
-    const { code, message } = body.error ?? {};
-    if (typeof code === 'string' && typeof message === 'string' && message)
-      return { code, message };
-  } catch {
-    // Not JSON (e.g. the platform's own "Function not found" text): handled by status below.
-  }
-  return null;
+  if (input.lists && input.lists.length === 0)
+    return fail('invalid_input', MESSAGES.no_lists, 'lists');
+  const body: SubscribeBody = { email: email.email };
+  if (name) body.name = name;
+  if (input.lists) body.lists = [...new Set(input.lists)];
+  const ref = (input.ref ?? '').trim();
+  if (ref) body.ref = ref;
+  // Sent as typed: the function answers a filled honeypot like any signup and changes nothing.
+  if (input.website) body.website = input.website;
+  return { ok: true, body };
 }
 
 /** Turns the invoke result into the outcome the form shows; never reports success it did not get. */
 export async function readSubscribeResult(result: InvokeResult): Promise<SubscribeOutcome> {
-  const { data, error } = result;
-  if (!error) {
-    const status = (data as { status?: unknown } | null)?.status;
-    if (status === 'pending' || status === 'confirmed') return { ok: true, status };
-    return fail('internal', MESSAGES.internal); // a 2xx we do not understand is not a signup
-  }
-  if (error instanceof FunctionsFetchError) return fail('unreachable', MESSAGES.unreachable);
-  if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
-    const res = result.response ?? (error.context as Response | undefined);
-    const known = res ? await readCatalogueError(res) : null;
-    if (known) {
-      // SPEC §8: show the catalogue message next to the field it concerns.
-      const field = known.code === 'invalid_email' ? 'email' : null;
-      return fail(known.code, known.message, field);
-    }
-    // No `subscribe` function deployed: the platform answers 404 without our error shape.
-    if (res?.status === 404) return fail('not_open', MESSAGES.not_open);
-  }
-  return fail('internal', MESSAGES.internal);
+  const outcome = await readFunctionResult(result, parseSubscribeAnswer, {
+    notDeployed: MESSAGES.not_open,
+    unreachable: MESSAGES.unreachable,
+  });
+  if (outcome.ok) return { ok: true, status: outcome.data.status };
+  const code = outcome.code === 'not_deployed' ? 'not_open' : outcome.code;
+  // SPEC §8: show the catalogue message next to the field it concerns.
+  return fail(code, outcome.message, formField(outcome.code, outcome.field));
+}
+
+function parseSubscribeAnswer(data: unknown): { status: 'pending' | 'confirmed' } | null {
+  const status = isRecord(data) ? data.status : undefined;
+  return status === 'pending' || status === 'confirmed' ? { status } : null;
+}
+
+function formField(code: string, field: string | null): Failure['field'] {
+  if (code === 'invalid_email' || field === 'email') return 'email';
+  if (field === 'name') return 'name';
+  if (code === 'list_not_found' || field === 'lists') return 'lists';
+  return null;
 }

@@ -1,0 +1,23 @@
+// The `confirm` function's answer (double opt-in): the lists confirmed and, on a waitlist, the place.
+import { isRecord, parseArray, parseListRef, type ListRef } from './functions';
+import { parseWaitlistStanding, type WaitlistStanding } from './waitlist';
+
+export interface ConfirmAnswer {
+  lists: ListRef[];
+  waitlist: WaitlistStanding | null;
+}
+
+export function parseConfirmAnswer(data: unknown): ConfirmAnswer | null {
+  if (!isRecord(data)) return null;
+  const lists = parseArray(data.lists, parseListRef);
+  if (!lists) return null;
+  if (data.waitlist === undefined || data.waitlist === null) return { lists, waitlist: null };
+  const waitlist = parseWaitlistStanding(data.waitlist);
+  return waitlist ? { lists, waitlist } : null;
+}
+
+/** "The newsletter", "A and B", "A, B and C". */
+export function joinNames(names: readonly string[]): string {
+  if (names.length <= 1) return names[0] ?? '';
+  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+}

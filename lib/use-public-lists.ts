@@ -1,0 +1,34 @@
+// Public lists for the signup forms, oldest first (anon sees only public ones; members see all,
+// so the filter is explicit).
+import { PUBLIC_LIST_COLUMNS, sortLists, type PublicList } from './public-lists';
+import { supabase } from './supabase';
+import { queryKey, useQuery, type QueryError } from './use-query';
+
+export const PUBLIC_LISTS_KEY = queryKey('public-lists');
+
+export function usePublicLists(): {
+  lists: PublicList[] | undefined;
+  isLoading: boolean;
+  error: QueryError | undefined;
+} {
+  const { data, error, isLoading } = useQuery(
+    PUBLIC_LISTS_KEY,
+    () =>
+      supabase
+        .from('lists')
+        .select(PUBLIC_LIST_COLUMNS)
+        .eq('visibility', 'public')
+        .order('created_at', { ascending: true })
+        .order('slug', { ascending: true }),
+    { revalidateOnFocus: false },
+  );
+  return {
+    lists: data
+      ? sortLists(
+          data.map((row) => ({ ...row, optin: row.optin === 'single' ? 'single' : 'double' })),
+        )
+      : undefined,
+    isLoading,
+    error,
+  };
+}

@@ -1,0 +1,146 @@
+// `/confirm/?token=`: completes double opt-in; on a waitlist list shows the place in line and the
+// referral link to share (SPEC §2).
+import Link from 'next/link';
+import { ArrowRight, RotateCcw } from 'lucide-react';
+import SiteLayout from '../../components/SiteLayout';
+import StatusPanel from '../../components/public/StatusPanel';
+import WaitlistStats from '../../components/public/WaitlistStats';
+import styles from '../../components/public/Public.module.css';
+import { joinNames } from '../../lib/confirm';
+import { useConfirm } from '../../lib/use-confirm';
+import { useSearchParam } from '../../lib/use-search-params';
+import { waitlistPagePath } from '../../lib/waitlist';
+
+export default function ConfirmPage() {
+  const token = useSearchParam('token');
+  const { data, error } = useConfirm(token.value);
+
+  return (
+    <SiteLayout title="Confirm your subscription">
+      <ConfirmState ready={token.ready} hasToken={Boolean(token.value)} data={data} error={error} />
+    </SiteLayout>
+  );
+}
+
+function ConfirmState({
+  ready,
+  hasToken,
+  data,
+  error,
+}: {
+  ready: boolean;
+  hasToken: boolean;
+  data: ReturnType<typeof useConfirm>['data'];
+  error: ReturnType<typeof useConfirm>['error'];
+}) {
+  if (ready && !hasToken) {
+    return (
+      <StatusPanel
+        tone="error"
+        title="This link is incomplete"
+        actions={<HomeLink label="Go to the signup form" />}
+      >
+        <p>
+          The confirmation link has no token. Open the link from the email again, or copy the whole
+          address into your browser.
+        </p>
+      </StatusPanel>
+    );
+  }
+  if (error) {
+    if (error.code === 'token_expired') {
+      return (
+        <StatusPanel
+          tone="error"
+          title="This link has expired"
+          actions={<HomeLink label="Subscribe again" />}
+        >
+          <p>{error.message}</p>
+          <p>Confirmation links work for 7 days. Sign up again and we will send a fresh one.</p>
+        </StatusPanel>
+      );
+    }
+    if (error.code === 'token_invalid') {
+      return (
+        <StatusPanel
+          tone="error"
+          title="This link is not valid"
+          actions={<HomeLink label="Go to the signup form" />}
+        >
+          <p>
+            A confirmation link works once. If you already opened it, your subscription is confirmed
+            and there is nothing more to do.
+          </p>
+          <p>Otherwise, make sure you opened the whole link from the email, or sign up again.</p>
+        </StatusPanel>
+      );
+    }
+    return (
+      <StatusPanel
+        tone="error"
+        title="We could not confirm your subscription"
+        actions={
+          <button type="button" className={styles.button} onClick={() => window.location.reload()}>
+            <RotateCcw aria-hidden="true" />
+            Try again
+          </button>
+        }
+      >
+        <p>{error.message}</p>
+      </StatusPanel>
+    );
+  }
+  if (!data) {
+    return (
+      <StatusPanel tone="loading" title="Confirming your subscription…">
+        <p>This takes a moment.</p>
+      </StatusPanel>
+    );
+  }
+  const names = joinNames(data.lists.map((list) => list.name));
+  return (
+    <>
+      <StatusPanel tone="success" title="You are confirmed">
+        <p>
+          {names ? (
+            <>
+              You are now subscribed to <strong>{names}</strong>.
+            </>
+          ) : (
+            'Your subscription is confirmed.'
+          )}{' '}
+          Watch your inbox for the next email.
+        </p>
+      </StatusPanel>
+      {data.waitlist && (
+        <section className={styles.card} aria-labelledby="waitlist-heading">
+          <div>
+            <h2 id="waitlist-heading" className={styles.sectionTitle}>
+              Your place on {data.waitlist.list.name}
+            </h2>
+            <p className={styles.sectionText}>Share your link to move up the line.</p>
+          </div>
+          <WaitlistStats standing={data.waitlist} />
+          <div className={styles.actions}>
+            <Link
+              className={styles.secondaryButton}
+              href={waitlistPagePath(data.waitlist.code, data.waitlist.list.slug)}
+            >
+              Follow your place live
+              <ArrowRight aria-hidden="true" />
+            </Link>
+          </div>
+        </section>
+      )}
+    </>
+  );
+}
+
+function HomeLink({ label }: { label: string }) {
+  return (
+    <Link href="/" className={styles.button}>
+      {label}
+      <ArrowRight aria-hidden="true" />
+    </Link>
+  );
+}

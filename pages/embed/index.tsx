@@ -1,0 +1,76 @@
+// `/embed/?list=<slug>`: the signup form alone, for an iframe on another site: no site header or
+// footer, a transparent page, and subscriptions to that one list only.
+import Head from 'next/head';
+import { CircleAlert, LoaderCircle } from 'lucide-react';
+import SignupForm from '../../components/SignupForm';
+import styles from '../../styles/Embed.module.css';
+import { usePublicLists } from '../../lib/use-public-lists';
+import { usePublicSettings } from '../../lib/use-public-settings';
+import { useSearchParam } from '../../lib/use-search-params';
+
+export default function EmbedPage() {
+  const slug = useSearchParam('list');
+  const { lists, error } = usePublicLists();
+  const { site } = usePublicSettings();
+  const list = lists?.find((l) => l.slug === slug.value);
+
+  let content;
+  if (slug.ready && !slug.value) {
+    content = (
+      <Message title="No list chosen">
+        This signup form needs a list: add <code>?list=&lt;slug&gt;</code> to its address.
+      </Message>
+    );
+  } else if (error) {
+    content = <Message title="The signup form could not load">{error.message}</Message>;
+  } else if (!lists || !slug.ready) {
+    content = (
+      <p className={styles.loading} role="status">
+        <LoaderCircle aria-hidden="true" />
+        Loading the signup form…
+      </p>
+    );
+  } else if (!list) {
+    content = (
+      <Message title="This list does not exist">
+        There is no public list called “{slug.value}”. Check the embed code on this page.
+      </Message>
+    );
+  } else {
+    content = (
+      <>
+        <h1 className={styles.title}>{list.name}</h1>
+        {list.description && <p className={styles.description}>{list.description}</p>}
+        <SignupForm lists={[list]} onlyList={list.slug} />
+      </>
+    );
+  }
+
+  return (
+    <>
+      <Head>
+        <title>{list ? `${list.name} · ${site.name}` : `Sign up · ${site.name}`}</title>
+      </Head>
+      {/* The host page shows through: no gradient, no margins of the site frame. */}
+      <style global jsx>{`
+        html,
+        body {
+          background: transparent;
+        }
+      `}</style>
+      <main className={styles.embed}>{content}</main>
+    </>
+  );
+}
+
+function Message({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <div className={styles.message} role="alert">
+      <CircleAlert aria-hidden="true" />
+      <div>
+        <h1 className={styles.messageTitle}>{title}</h1>
+        <p>{children}</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// `/waitlist/?code=`: a waitlist member's place, total and referrals with the share link; updates
+// live when anyone on the same list confirms (broadcast `waitlist:<slug>`, then a re-fetch).
+import Link from 'next/link';
+import { ArrowRight, Radio, RotateCcw } from 'lucide-react';
+import SiteLayout from '../../components/SiteLayout';
+import StatusPanel from '../../components/public/StatusPanel';
+import WaitlistStats from '../../components/public/WaitlistStats';
+import styles from '../../components/public/Public.module.css';
+import { useSearchParam } from '../../lib/use-search-params';
+import { useWaitlist } from '../../lib/use-waitlist';
+import { positionText, referralsText } from '../../lib/waitlist';
+
+export default function WaitlistPage() {
+  const code = useSearchParam('code');
+  const list = useSearchParam('list');
+  const { data, error, refresh } = useWaitlist(code.value, list.value);
+
+  let content;
+  if (code.ready && !code.value) {
+    content = (
+      <StatusPanel tone="error" title="This link is incomplete" actions={<HomeLink />}>
+        <p>The waitlist link has no code. Use the link from your confirmation email.</p>
+      </StatusPanel>
+    );
+  } else if (error?.code === 'not_found') {
+    content = (
+      <StatusPanel tone="error" title="We could not find that place in line" actions={<HomeLink />}>
+        <p>
+          No waitlist place has this code. Check that you opened the whole link from your email, or
+          join the waitlist from the signup form.
+        </p>
+      </StatusPanel>
+    );
+  } else if (error) {
+    content = (
+      <StatusPanel
+        tone="error"
+        title="We could not load your place in line"
+        actions={
+          <button type="button" className={styles.button} onClick={() => void refresh()}>
+            <RotateCcw aria-hidden="true" />
+            Try again
+          </button>
+        }
+      >
+        <p>{error.message}</p>
+      </StatusPanel>
+    );
+  } else if (!data) {
+    content = <StatusPanel tone="loading" title="Loading your place in line…" />;
+  } else if (data.status === 'pending' || data.position === null) {
+    content = (
+      <StatusPanel tone="info" title="Confirm your email to get your place">
+        <p>
+          You signed up for <strong>{data.list.name}</strong>, but your address is not confirmed
+          yet. Open the confirmation link we emailed you and your place appears here.
+        </p>
+        <p>Referrals you already made count as soon as you confirm.</p>
+      </StatusPanel>
+    );
+  } else {
+    content = (
+      <section className={styles.card} aria-labelledby="waitlist-title">
+        <div className={styles.status}>
+          <h1 id="waitlist-title" className={styles.statusTitle}>
+            {data.list.name}
+          </h1>
+          <p className={styles.statusBody} aria-live="polite">
+            You are {positionText(data)} with {referralsText(data.referrals)}.
+          </p>
+          <p className={styles.live}>
+            <Radio aria-hidden="true" />
+            Updates live
+          </p>
+        </div>
+        <WaitlistStats standing={data} />
+      </section>
+    );
+  }
+
+  return <SiteLayout title="Your place in line">{content}</SiteLayout>;
+}
+
+function HomeLink() {
+  return (
+    <Link href="/" className={styles.button}>
+      Go to the signup form
+      <ArrowRight aria-hidden="true" />
+    </Link>
+  );
+}

@@ -1,0 +1,91 @@
+// Shared bits of the public-page journeys: unique addresses, mail from MailDev, links in it, the
+// signup on the home page, and screenshots of a page at desktop and phone widths.
+import { randomUUID } from 'node:crypto';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { sql } from './browser-client';
+import { E2E_MAIL_WEB_PORT, E2E_SITE_URL } from './ports';
+
+const MAIL_API = `http://127.0.0.1:${E2E_MAIL_WEB_PORT}/api/email`;
+
+export interface CaughtMail {
+  subject: string;
+  text: string;
+  to: { address: string }[];
+}
+
+/** A fresh address per test, so runs never see each other's subscribers or mail. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** Waits until `address` has at least `count` messages and returns them, oldest first. */
+export async function waitForMail(address: string, count = 1): Promise<CaughtMail[]> {
+  let mails: CaughtMail[] = [];
+  await expect
+    .poll(
+      async () => {
+        const all = (await (await fetch(MAIL_API)).json()) as CaughtMail[];
+        mails = all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address));
+        return mails.length;
+      },
+      { message: `mail for ${address}`, timeout: 20_000 },
+    )
+    .toBeGreaterThanOrEqual(count);
+  return mails;
+}
+
+/** The first link to `path` of the site under test in a message's text part. */
+export function linkIn(mail: CaughtMail, path: string): string {
+  const pattern = new RegExp(`${E2E_SITE_URL.replace(/[.:/]/g, '\\$&')}${path}\\S*`);
+  const match = pattern.exec(mail.text);
+  if (!match) throw new Error(`no ${path} link in mail "${mail.subject}":\n${mail.text}`);
+  return match[0];
+}
+
+/**
+ * Every browser signup comes from 127.0.0.1, and SPEC §9 allows 30 per client address per 10
+ * minutes; the journeys sign up more than that over a whole e2e run, so they clear that counter.
+ */
+export async function resetClientRateLimit(): Promise<void> {
+  await sql(`delete from private.rate_limits where key = '127.0.0.1'`);
+}
+
+/** Signs `email` up on the page's form for exactly the lists named (by their label). */
+export async function signUp(page: Page, email: string, lists?: string[]): Promise<void> {
+  await resetClientRateLimit();
+  await page.getByLabel('Email address').fill(email);
+  if (lists) {
+    const boxes = page.getByRole('group', { name: 'Lists' }).getByRole('checkbox');
+    await expect(boxes.first()).toBeVisible();
+    for (const box of await boxes.all()) {
+      const name = (
+        await box.evaluate((el) => (el as HTMLInputElement).labels?.[0]?.textContent ?? '')
+      ).trim();
+      await box.setChecked(lists.some((list) => name.startsWith(list)));
+    }
+  }
+  await page.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+}
+
+/** Full-page screenshots at 1280 and 390 px (light) plus the phone width in dark. */
+export async function screenshots(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const original = page.viewportSize();
+  for (const [width, height, scheme] of [
+    [1280, 900, 'light'],
+    [390, 844, 'light'],
+    [390, 844, 'dark'],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: scheme });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, `${name} overflows sideways at ${width} px`).toBe(0);
+    const file = `${name}-${width}${scheme === 'dark' ? '-dark' : ''}.png`;
+    const body = await page.screenshot({ fullPage: true, path: testInfo.outputPath(file) });
+    await testInfo.attach(file, { body, contentType: 'image/png' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  if (original) await page.setViewportSize(original);
+}
