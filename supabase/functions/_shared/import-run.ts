@@ -1,0 +1,237 @@
+// One run of a CSV import (SPEC §5, §9): on the first run, check size and row count and read the
+// header before any row is written; then stream the file from the resume offset through csv-parse
+// and apply batches of 5,000 rows (public.import_batch), until the file ends or the run's budget
+// is spent — a platform request may use only 2 s of CPU, so a long file takes several runs.
+import { rpc } from './db.ts';
+import { parseCsv, type CsvInfo } from './deps.ts';
+import { env } from './env.ts';
+import { AppError } from './errors.ts';
+import { CsvFileError, readHeader, scanCsv, type Delimiter } from './csv-scan.ts';
+import { newlinesIn, planColumns, toRow, type BadRow, type ImportRow } from './csv-rows.ts';
+
+export interface ImportRecord {
+  id: string;
+  object_path: string;
+  status: string;
+  total_rows: number | null;
+  processed_rows: number;
+  resume_offset: number;
+  resume_line: number;
+  columns: string[] | null;
+  delimiter: Delimiter | null;
+  [key: string]: unknown;
+}
+
+export const BATCH_ROWS = 5_000;
+
+function numberSetting(name: string, fallback: number): number {
+  const value = Number(Deno.env.get(name));
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+export const importSettings = {
+  maxBytes: () => numberSetting('POSTBOX_IMPORT_MAX_BYTES', 50 * 1024 * 1024),
+  maxRows: () => numberSetting('POSTBOX_IMPORT_MAX_ROWS', 1_000_000),
+  leaseSeconds: () => numberSetting('POSTBOX_IMPORT_LEASE_SECONDS', 60),
+  budgetMs: () => numberSetting('POSTBOX_IMPORT_BUDGET_MS', 8_000),
+};
+
+function objectUrl(path: string): string {
+  const key = path.split('/').map(encodeURIComponent).join('/');
+  return `${env.supabaseUrl}/storage/v1/object/imports/${key}`;
+}
+
+function serviceHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    Authorization: `Bearer ${env.serviceRoleKey()}`,
+    apikey: env.serviceRoleKey(),
+    ...extra,
+  };
+}
+
+/** The object's size from its metadata, or null when there is no such upload. */
+async function objectSize(path: string): Promise<number | null> {
+  const response = await fetch(objectUrl(path), { method: 'HEAD', headers: serviceHeaders() });
+  await response.body?.cancel();
+  if (!response.ok) return null;
+  return Number(response.headers.get('content-length') ?? '0');
+}
+
+/** The file from `offset` on, streamed (a Range request past the header or the last batch). */
+async function openObject(path: string, offset: number): Promise<ReadableStream<Uint8Array>> {
+  const headers = serviceHeaders(offset > 0 ? { Range: `bytes=${offset}-` } : {});
+  const response = await fetch(objectUrl(path), { headers });
+  if (!response.ok || !response.body || (offset > 0 && response.status !== 206)) {
+    await response.body?.cancel();
+    // A range that starts at the end of the file answers 416: nothing is left to read.
+    if (response.status === 416 || response.status === 400) return new Blob([]).stream();
+    throw new CsvFileError('The uploaded file was not found.');
+  }
+  return response.body;
+}
+
+export type RunOutcome = 'done' | 'failed' | 'more' | 'lost';
+
+export interface RunOptions {
+  /** Test hook: stop after this many batches without giving the lease back, as a crash would. */
+  crashAfterBatches?: number;
+}
+
+/** Checks the file and records its header and row count (the first run only). */
+async function start(imp: ImportRecord, token: string): Promise<ImportRecord> {
+  const maxBytes = importSettings.maxBytes();
+  const maxRows = importSettings.maxRows();
+  const size = await objectSize(imp.object_path);
+  if (size === null) throw new CsvFileError('The uploaded file was not found.');
+  if (size > maxBytes) {
+    throw new CsvFileError(`The file is larger than ${formatBytes(maxBytes)}.`);
+  }
+  const scan = await scanCsv(await openObject(imp.object_path, 0), maxRows);
+  if (scan.exceeded) {
+    throw new CsvFileError(`The file has more than ${maxRows.toLocaleString('en-US')} rows.`);
+  }
+  const { columns, delimiter } = readHeader(scan.header);
+  return await rpc<ImportRecord>('start_import', {
+    p_import_id: imp.id,
+    p_token: token,
+    p_total_rows: scan.rows,
+    p_columns: columns,
+    p_delimiter: delimiter,
+    p_offset: scan.headerEnd,
+    p_line: scan.headerLine,
+  });
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
+}
+
+export async function runImport(
+  initial: ImportRecord,
+  token: string,
+  options: RunOptions = {},
+): Promise<RunOutcome> {
+  const started = performance.now();
+  try {
+    const imp = initial.columns ? initial : await start(initial, token);
+    return await processRows(imp, token, started, options);
+  } catch (error) {
+    if (error instanceof CsvFileError) {
+      await rpc('fail_import', {
+        p_import_id: initial.id,
+        p_token: token,
+        p_reason: error.message,
+      });
+      return 'failed';
+    }
+    // Another run took the import over (our lease ran out): it carries on, we stop.
+    if (error instanceof AppError && error.code === 'conflict') return 'lost';
+    console.error('import run failed', error);
+    // Give the lease back so the import can be resumed at once by calling the function again.
+    await rpc('release_import', { p_import_id: initial.id, p_token: token }).catch(() => undefined);
+    throw error;
+  }
+}
+
+type Parsed = { record: string[]; info: CsvInfo };
+
+async function processRows(
+  start: ImportRecord,
+  token: string,
+  started: number,
+  options: RunOptions,
+): Promise<RunOutcome> {
+  let imp = start;
+  const plan = planColumns(imp.columns ?? []);
+  const baseOffset = Number(imp.resume_offset);
+  const baseLine = imp.resume_line;
+  const body = await openObject(imp.object_path, baseOffset);
+  const parser = parseCsv({
+    delimiter: imp.delimiter ?? ',',
+    bom: baseOffset === 0,
+    info: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    record_delimiter: ['\r\n', '\n'],
+    skip_records_with_error: true,
+  });
+  let rows: ImportRow[] = [];
+  let bad: BadRow[] = [];
+  let records = 0;
+  let lastBytes = 0;
+  let lastLines = 0;
+  let batches = 0;
+  parser.on('skip', (error: Error & { lines?: number }) => {
+    bad.push({
+      line: baseLine + (error.lines ?? lastLines + 1),
+      reason: `malformed CSV: ${error.message}`,
+    });
+    records++;
+  });
+  const pump = (async () => {
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done || parser.destroyed) break;
+        if (!parser.write(value)) await new Promise((resolve) => parser.once('drain', resolve));
+      }
+      parser.end();
+    } catch (error) {
+      parser.destroy(error as Error);
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+  })();
+
+  const flush = async (done: boolean) => {
+    imp = await rpc<ImportRecord>('import_batch', {
+      p_import_id: imp.id,
+      p_token: token,
+      p_from: imp.processed_rows,
+      p_rows: rows,
+      p_bad: bad,
+      p_records: records,
+      p_offset: baseOffset + lastBytes,
+      p_line: baseLine + lastLines,
+      p_done: done,
+      p_lease_seconds: importSettings.leaseSeconds(),
+    });
+    rows = [];
+    bad = [];
+    records = 0;
+    batches++;
+  };
+
+  let stopped = false;
+  for await (const { record, info } of parser as AsyncIterable<Parsed>) {
+    const line = baseLine + info.lines - newlinesIn(record);
+    const row = toRow(record, line, plan);
+    if ('email' in row) rows.push(row);
+    else bad.push(row);
+    records++;
+    lastBytes = info.bytes;
+    lastLines = info.lines;
+    if (records >= BATCH_ROWS) {
+      await flush(false);
+      if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
+        stopped = true;
+        break;
+      }
+      if (performance.now() - started > importSettings.budgetMs()) {
+        stopped = true;
+        break;
+      }
+    }
+  }
+  if (stopped) {
+    parser.destroy();
+    await pump;
+    if (options.crashAfterBatches !== undefined) return 'lost';
+    await rpc('release_import', { p_import_id: imp.id, p_token: token });
+    return 'more';
+  }
+  await pump;
+  await flush(true);
+  return 'done';
+}
