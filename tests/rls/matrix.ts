@@ -1,5 +1,5 @@
-// SPEC §6 as data: who may do what to each table, the media bucket and the one service-only RPC,
-// and how the API answers a refusal. matrix.integration.test.ts generates one case per cell.
+// SPEC §6 as data: who may do what to each table, the media bucket, realtime and the service-only
+// RPC, and how the API answers a refusal. matrix.integration.test.ts generates one case per cell.
 import type { Actor } from './team-kit';
 
 export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
@@ -24,15 +24,8 @@ export type StorageOp = 'upload' | 'replace' | 'list' | 'public url' | 'delete';
 export type Outcome = 'ok' | 'public' | 'hidden' | 'no-grant' | 'rls' | 'noop';
 
 /** Column order of every row below. */
-export const COLUMNS = [
-  'anon',
-  'nonMember',
-  'viewer',
-  'editor',
-  'admin',
-  'owner',
-  'service',
-] as const;
+// prettier-ignore
+export const COLUMNS = ['anon', 'nonMember', 'viewer', 'editor', 'admin', 'owner', 'service'] as const;
 export type Row = readonly [Outcome, Outcome, Outcome, Outcome, Outcome, Outcome, Outcome];
 
 // prettier-ignore
