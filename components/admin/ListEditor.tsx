@@ -1,6 +1,6 @@
 // Create/edit form for one list in a dialog: browser checks first (SPEC §5), then the database's
 // answer placed at its field; nothing typed is lost on an error.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   EMPTY_LIST_FORM,
   formFromList,
@@ -33,6 +33,7 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
   const [saving, setSaving] = useState(false);
   // While creating, the slug follows the name until the user edits the slug themselves.
   const [slugTouched, setSlugTouched] = useState(false);
+  const formId = useId();
   const refs = {
     name: useRef<HTMLInputElement>(null),
     slug: useRef<HTMLInputElement>(null),
@@ -92,8 +93,24 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
 
   const title = list ? `Edit ${list.name}` : 'New list';
   return (
-    <Dialog open={open} title={title} onClose={onClose} busy={saving}>
-      <form className={styles.form} onSubmit={submit} noValidate>
+    <Dialog
+      open={open}
+      title={title}
+      onClose={onClose}
+      busy={saving}
+      footer={
+        <>
+          <Button onClick={onClose} disabled={saving}>
+            Cancel
+          </Button>
+          {/* In the dialog's footer, outside the form: `form` ties it to the form. */}
+          <Button type="submit" form={formId} variant="primary" loading={saving}>
+            {list ? 'Save changes' : 'Create list'}
+          </Button>
+        </>
+      }
+    >
+      <form id={formId} className={styles.form} onSubmit={submit} noValidate>
         <TextField
           ref={refs.name}
           label="Name"
@@ -128,24 +145,26 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
           onChange={(e) => set('description', e.target.value)}
           error={errors.description}
           hint="Shown on the signup form and the preferences page."
-          rows={3}
+          rows={2}
         />
         <div className={styles.pair}>
           <SelectField
             label="Visibility"
+            hint="Public lists are on the signup form."
             value={form.visibility}
             onChange={(e) => set('visibility', e.target.value as ListForm['visibility'])}
           >
-            <option value="public">Public: on the signup form</option>
-            <option value="private">Private: added by the team only</option>
+            <option value="public">Public</option>
+            <option value="private">Private</option>
           </SelectField>
           <SelectField
             label="Opt-in"
+            hint="Double asks new subscribers to confirm by email."
             value={form.optin}
             onChange={(e) => set('optin', e.target.value as ListForm['optin'])}
           >
-            <option value="double">Double: confirm by email</option>
-            <option value="single">Single: subscribed at once</option>
+            <option value="double">Double opt-in</option>
+            <option value="single">Single opt-in</option>
           </SelectField>
         </div>
         <Checkbox
@@ -155,14 +174,6 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
           onChange={(e) => set('waitlist', e.target.checked)}
         />
         {formError ? <StatusMessage tone="error">{formError}</StatusMessage> : null}
-        <div className={styles.buttons}>
-          <Button onClick={onClose} disabled={saving}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="primary" loading={saving}>
-            {list ? 'Save changes' : 'Create list'}
-          </Button>
-        </div>
       </form>
     </Dialog>
   );

@@ -1,13 +1,12 @@
 // Signups per day as an SVG bar chart, with a text summary for screen readers and the same
 // numbers as a table one click away.
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { bars, localDay, niceMax, ticks } from '../../lib/admin/chart';
 import type { DaySignups } from '../../lib/admin/use-dashboard';
 import { tableStyles } from '../ui';
 import styles from './SignupChart.module.css';
 
-const WIDTH = 720;
-const HEIGHT = 220;
+const DEFAULT_WIDTH = 720;
 const PAD = { top: 12, right: 8, bottom: 28, left: 40 };
 
 const SHORT = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
@@ -27,9 +26,27 @@ export function chartSummary(days: DaySignups[]): string {
   return `${total} signup${total === 1 ? '' : 's'} between ${first} and ${last}; the busiest day was ${LONG.format(localDay(busiest.day))} with ${busiest.signups}.`;
 }
 
+/** The element's width in CSS pixels, so the chart draws at 1:1 and its labels keep their size. */
+function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
+  const ref = useRef<T>(null);
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
 export function SignupChart({ days }: { days: DaySignups[] }) {
   const titleId = useId();
   const descId = useId();
+  const [wrapRef, WIDTH] = useWidth<HTMLDivElement>();
+  const HEIGHT = WIDTH < 480 ? 180 : 220;
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const top = niceMax(Math.max(0, ...days.map((d) => d.signups)));
@@ -39,60 +56,67 @@ export function SignupChart({ days }: { days: DaySignups[] }) {
     plotH,
     top,
   );
-  const labelEvery = Math.max(1, Math.ceil(days.length / 6));
+  // About one date per 80 px; the last day is always labelled, so skip a label that would touch it.
+  const labelEvery = Math.max(1, Math.ceil(days.length / Math.max(2, Math.floor(plotW / 80))));
+  const labelled = (i: number) =>
+    i === days.length - 1 || (i % labelEvery === 0 && days.length - 1 - i >= labelEvery * 0.75);
 
   return (
     <div className={styles.wrap}>
-      <svg
-        className={styles.svg}
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-labelledby={`${titleId} ${descId}`}
-      >
-        <title id={titleId}>Signups per day</title>
-        <desc id={descId}>{chartSummary(days)}</desc>
-        <g transform={`translate(${PAD.left} ${PAD.top})`}>
-          {ticks(top).map((t) => {
-            const y = plotH - (t / top) * plotH;
-            return (
-              <g key={t} aria-hidden="true">
-                <line className={styles.grid} x1={0} x2={plotW} y1={y} y2={y} />
-                <text className={styles.axis} x={-8} y={y} dy="0.32em" textAnchor="end">
-                  {t}
-                </text>
-              </g>
-            );
-          })}
-          {rects.map((r, i) => {
-            const day = days[i]!;
-            return (
-              <g key={day.day}>
-                <rect
-                  className={styles.bar}
-                  x={r.x}
-                  y={r.y}
-                  width={r.width}
-                  height={r.height}
-                  rx={Math.min(3, r.width / 3)}
-                >
-                  <title>{`${LONG.format(localDay(day.day))}: ${day.signups}`}</title>
-                </rect>
-                {i % labelEvery === 0 || i === days.length - 1 ? (
-                  <text
-                    aria-hidden="true"
-                    className={styles.axis}
-                    x={r.x + r.width / 2}
-                    y={plotH + 18}
-                    textAnchor={i === days.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'}
-                  >
-                    {SHORT.format(localDay(day.day))}
+      <div ref={wrapRef}>
+        <svg
+          className={styles.svg}
+          viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+          width={WIDTH}
+          height={HEIGHT}
+          role="img"
+          aria-labelledby={`${titleId} ${descId}`}
+        >
+          <title id={titleId}>Signups per day</title>
+          <desc id={descId}>{chartSummary(days)}</desc>
+          <g transform={`translate(${PAD.left} ${PAD.top})`}>
+            {ticks(top).map((t) => {
+              const y = plotH - (t / top) * plotH;
+              return (
+                <g key={t} aria-hidden="true">
+                  <line className={styles.grid} x1={0} x2={plotW} y1={y} y2={y} />
+                  <text className={styles.axis} x={-8} y={y} dy="0.32em" textAnchor="end">
+                    {t}
                   </text>
-                ) : null}
-              </g>
-            );
-          })}
-        </g>
-      </svg>
+                </g>
+              );
+            })}
+            {rects.map((r, i) => {
+              const day = days[i]!;
+              return (
+                <g key={day.day}>
+                  <rect
+                    className={styles.bar}
+                    x={r.x}
+                    y={r.y}
+                    width={r.width}
+                    height={r.height}
+                    rx={Math.min(3, r.width / 3)}
+                  >
+                    <title>{`${LONG.format(localDay(day.day))}: ${day.signups}`}</title>
+                  </rect>
+                  {labelled(i) ? (
+                    <text
+                      aria-hidden="true"
+                      className={styles.axis}
+                      x={r.x + r.width / 2}
+                      y={plotH + 18}
+                      textAnchor={i === days.length - 1 ? 'end' : i === 0 ? 'start' : 'middle'}
+                    >
+                      {SHORT.format(localDay(day.day))}
+                    </text>
+                  ) : null}
+                </g>
+              );
+            })}
+          </g>
+        </svg>
+      </div>
       <details className={styles.details}>
         <summary>Show as a table</summary>
         <div

@@ -8,14 +8,19 @@ export { styles as tableStyles };
 export interface TableProps extends TableHTMLAttributes<HTMLTableElement> {
   caption: ReactNode;
   captionHidden?: boolean;
+  /** On phones, stack each row (cells with `tableStyles.full` span it, `data-label` names values). */
+  stack?: boolean;
   children: ReactNode;
 }
 
-export function Table({ caption, captionHidden, className, children, ...rest }: TableProps) {
+export function Table({ caption, captionHidden, stack, className, children, ...rest }: TableProps) {
   const captionId = useId();
   return (
     <div className={styles.scroll} tabIndex={0} role="region" aria-labelledby={captionId}>
-      <table className={[styles.table, className ?? ''].join(' ').trim()} {...rest}>
+      <table
+        className={[styles.table, stack ? styles.stacked : '', className ?? ''].join(' ').trim()}
+        {...rest}
+      >
         <caption id={captionId} className={captionHidden ? 'visually-hidden' : styles.caption}>
           {caption}
         </caption>

@@ -69,7 +69,7 @@ function Totals() {
             People subscribe to lists. Create one to start collecting signups.
           </EmptyState>
         ) : (
-          <Table caption="Subscriptions by list" captionHidden>
+          <Table caption="Subscriptions by list" captionHidden stack>
             <thead>
               <tr>
                 <th scope="col">List</th>
@@ -87,12 +87,18 @@ function Totals() {
             <tbody>
               {data.lists.map((list) => (
                 <tr key={list.id}>
-                  <th scope="row">
+                  <th scope="row" className={tableStyles.full}>
                     <Link href={`/admin/subscribers/?list=${list.id}`}>{list.name}</Link>
                   </th>
-                  <td className={tableStyles.num}>{NUMBER.format(list.counts.confirmed)}</td>
-                  <td className={tableStyles.num}>{NUMBER.format(list.counts.pending)}</td>
-                  <td className={tableStyles.num}>{NUMBER.format(list.counts.unsubscribed)}</td>
+                  <td className={tableStyles.num} data-label="Confirmed">
+                    {NUMBER.format(list.counts.confirmed)}
+                  </td>
+                  <td className={tableStyles.num} data-label="Pending">
+                    {NUMBER.format(list.counts.pending)}
+                  </td>
+                  <td className={tableStyles.num} data-label="Unsubscribed">
+                    {NUMBER.format(list.counts.unsubscribed)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -166,8 +166,12 @@ export async function snap(
   page: Page,
   testInfo: import('@playwright/test').TestInfo,
   name: string,
+  options: { fullPage?: boolean } = {},
 ): Promise<void> {
   const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  const fullPage = options.fullPage ?? true;
+  // A full-page capture draws the sticky top bar where the page is scrolled to: start at the top.
+  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path, fullPage });
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }

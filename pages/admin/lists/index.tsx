@@ -36,7 +36,7 @@ function ListsTable({
   onDelete: (list: ListWithCounts) => void;
 }) {
   return (
-    <Table caption="Lists" captionHidden>
+    <Table caption="Lists" captionHidden stack>
       <thead>
         <tr>
           <th scope="col">List</th>
@@ -60,14 +60,14 @@ function ListsTable({
       <tbody>
         {lists.map((list) => (
           <tr key={list.id}>
-            <th scope="row" className={styles.nameCell}>
+            <th scope="row" className={`${styles.nameCell} ${tableStyles.full}`}>
               <span className={styles.name}>{list.name}</span>
               <code className={styles.slug}>{list.slug}</code>
               {list.description ? (
                 <span className={styles.description}>{list.description}</span>
               ) : null}
             </th>
-            <td>
+            <td className={tableStyles.full}>
               <span className={styles.badges}>
                 <Badge tone={list.visibility === 'public' ? 'success' : 'neutral'}>
                   {list.visibility === 'public' ? 'Public' : 'Private'}
@@ -76,11 +76,17 @@ function ListsTable({
                 {list.waitlist ? <Badge tone="brand">Waitlist</Badge> : null}
               </span>
             </td>
-            <td className={tableStyles.num}>{NUMBER.format(list.counts.confirmed)}</td>
-            <td className={tableStyles.num}>{NUMBER.format(list.counts.pending)}</td>
-            <td className={tableStyles.num}>{NUMBER.format(list.counts.unsubscribed)}</td>
+            <td className={tableStyles.num} data-label="Confirmed">
+              {NUMBER.format(list.counts.confirmed)}
+            </td>
+            <td className={tableStyles.num} data-label="Pending">
+              {NUMBER.format(list.counts.pending)}
+            </td>
+            <td className={tableStyles.num} data-label="Unsubscribed">
+              {NUMBER.format(list.counts.unsubscribed)}
+            </td>
             {canWrite ? (
-              <td className={tableStyles.actions}>
+              <td className={`${tableStyles.actions} ${tableStyles.full}`}>
                 <span className={styles.rowActions}>
                   <Button
                     size="sm"
