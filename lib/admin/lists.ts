@@ -23,10 +23,10 @@ export type ListWithCounts = ListRow & { counts: ListCounts };
 
 const ZERO: ListCounts = { pending: 0, confirmed: 0, unsubscribed: 0 };
 
-/** Every list the caller may read, oldest first, each with its subscription counts. */
+/** Every list the caller may read, oldest first (then by name), each with its subscription counts. */
 export async function listLists(client: Client): Promise<SupabaseResult<ListWithCounts[]>> {
   const [lists, counts] = await Promise.all([
-    client.from('lists').select('*').order('created_at').order('id'),
+    client.from('lists').select('*').order('created_at').order('name').order('id'),
     client.rpc('list_subscription_counts'),
   ]);
   if (lists.error) return { data: null, error: lists.error };

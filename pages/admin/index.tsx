@@ -88,7 +88,7 @@ function Totals() {
               {data.lists.map((list) => (
                 <tr key={list.id}>
                   <th scope="row" className={tableStyles.full}>
-                    <Link href={`/admin/subscribers/?list=${list.id}`}>{list.name}</Link>
+                    {list.name}
                   </th>
                   <td className={tableStyles.num} data-label="Confirmed">
                     {NUMBER.format(list.counts.confirmed)}
