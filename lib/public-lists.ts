@@ -10,11 +10,15 @@ export interface PublicList {
 
 export const PUBLIC_LIST_COLUMNS = 'slug, name, description, optin, waitlist, created_at';
 
-/** Oldest first (ties by slug), the order the `subscribe` function uses to pick the main list. */
+/**
+ * Oldest first, then plain lists before waitlists, then by slug: the order the `subscribe`
+ * function uses to pick the main list (migration 20261122110000, `order by created_at, waitlist, slug`).
+ */
 export function sortLists(lists: readonly PublicList[]): PublicList[] {
   return [...lists].sort(
     (a, b) =>
       Date.parse(a.created_at) - Date.parse(b.created_at) ||
+      Number(a.waitlist) - Number(b.waitlist) ||
       (a.slug < b.slug ? -1 : a.slug > b.slug ? 1 : 0),
   );
 }

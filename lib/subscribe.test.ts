@@ -146,3 +146,44 @@ describe('readSubscribeResult', () => {
     });
   });
 });
+
+describe('prepareSubscribe with lists, referral and honeypot', () => {
+  it('sends the chosen lists once each, the referral code and a filled honeypot', () => {
+    expect(
+      prepareSubscribe({
+        email: 'a@b.co',
+        lists: ['newsletter', 'early-access', 'newsletter'],
+        ref: ' abc123 ',
+        website: 'http://spam.example',
+      }),
+    ).toEqual({
+      ok: true,
+      body: {
+        email: 'a@b.co',
+        lists: ['newsletter', 'early-access'],
+        ref: 'abc123',
+        website: 'http://spam.example',
+      },
+    });
+  });
+
+  it('asks for a list when every box is unchecked, and leaves lists out when not given', () => {
+    expect(prepareSubscribe({ email: 'a@b.co', lists: [] })).toMatchObject({
+      ok: false,
+      field: 'lists',
+      message: MESSAGES.no_lists,
+    });
+    expect(prepareSubscribe({ email: 'a@b.co', ref: '  ', website: '' })).toEqual({
+      ok: true,
+      body: { email: 'a@b.co' },
+    });
+  });
+
+  it('shows list_not_found on the lists', async () => {
+    const res = httpError(
+      404,
+      JSON.stringify({ error: { code: 'list_not_found', message: 'That list does not exist.' } }),
+    );
+    expect(await readSubscribeResult(res)).toMatchObject({ field: 'lists' });
+  });
+});

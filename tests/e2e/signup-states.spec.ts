@@ -1,10 +1,10 @@
-// Signup form states the real `subscribe` function will produce (success, server-side errors, a
-// readable 404): its answers are stubbed in the browser because the function arrives with a later
-// issue. The real browser → emulator path is covered in home.spec.ts.
+// Signup form states that are hard to reach on purpose against the real function (a deployment
+// without `subscribe`, a server-side refusal, the rate limit, a held request, no network): its
+// answers are stubbed in the browser. The real browser → emulator path is in home.spec.ts.
 import { expect, test } from '@playwright/test';
-import { formAlert, NOT_OPEN, SUBSCRIBE_URL } from './helpers';
+import { formAlert, NOT_OPEN, SUBSCRIBE_URL, UNREACHABLE } from './helpers';
 
-test.describe('signup form states for answers the function will give', () => {
+test.describe('signup form states for answers of the subscribe function', () => {
   const cors = { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'application/json' };
 
   test('a readable 404 (function not deployed) says signups are not open', async ({ page }) => {
@@ -15,6 +15,33 @@ test.describe('signup form states for answers the function will give', () => {
     await page.getByLabel('Email address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await expect(formAlert(page)).toHaveText(NOT_OPEN);
+    await expect(page.getByLabel('Email address')).toHaveValue('ada@example.com');
+  });
+
+  test('the rate limit and a network failure are shown on the form, keeping the input', async ({
+    page,
+  }) => {
+    await page.route(SUBSCRIBE_URL, (route) =>
+      route.fulfill({
+        status: 429,
+        headers: { ...cors, 'Retry-After': '60' },
+        body: JSON.stringify({
+          error: { code: 'rate_limited', message: 'Too many attempts. Try again in a minute.' },
+        }),
+      }),
+    );
+    await page.goto('/');
+    await page.getByLabel('Email address').fill('ada@example.com');
+    await page.getByLabel('Name (optional)').fill('Ada');
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(formAlert(page)).toHaveText('Too many attempts. Try again in a minute.');
+    await expect(page.getByLabel('Email address')).toHaveValue('ada@example.com');
+    await expect(page.getByLabel('Name (optional)')).toHaveValue('Ada');
+
+    await page.unroute(SUBSCRIBE_URL);
+    await page.route(SUBSCRIBE_URL, (route) => route.abort('failed'));
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await expect(formAlert(page)).toHaveText(UNREACHABLE);
     await expect(page.getByLabel('Email address')).toHaveValue('ada@example.com');
   });
 

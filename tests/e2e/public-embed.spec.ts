@@ -1,0 +1,51 @@
+// The chrome-less embed form (`/embed/?list=`) in an iframe of another page: it subscribes to its
+// one list, shows no site frame, lets the host page show through, and explains an unknown list.
+import { expect, test } from '@playwright/test';
+import { expectAccessible, resetClientRateLimit, screenshots, uniqueEmail } from './public-kit';
+import { E2E_SITE_URL } from './ports';
+
+test('embed: subscribes to its one list from inside an iframe', async ({ page }, testInfo) => {
+  await page.goto('/embed/?list=product-updates');
+  await expect(page.getByRole('heading', { name: 'Product updates' })).toBeVisible();
+  // No site header, footer or list checkboxes; a transparent page.
+  await expect(page.getByRole('contentinfo')).toHaveCount(0);
+  await expect(page.getByRole('banner')).toHaveCount(0);
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+    'rgba(0, 0, 0, 0)',
+  );
+  await expectAccessible(page, 'embed');
+  await screenshots(page, testInfo, 'embed');
+
+  // Inside an iframe of a host page, as a site owner would use it.
+  await page.setContent(
+    `<body style="background:#fde68a;margin:0;padding:24px;font-family:sans-serif">
+       <h1>My blog</h1>
+       <iframe title="Newsletter signup" src="${E2E_SITE_URL}/embed/?list=product-updates"
+         style="width:100%;max-width:480px;height:460px;border:0"></iframe>
+     </body>`,
+  );
+  const frame = page.frameLocator('iframe[title="Newsletter signup"]');
+  const email = uniqueEmail('embed');
+  await frame.getByLabel('Email address').fill(email);
+  await resetClientRateLimit();
+  const request = page.waitForRequest((r) => r.url().endsWith('/functions/v1/subscribe'));
+  await frame.getByRole('button', { name: 'Subscribe' }).click();
+  expect((await request).postDataJSON()).toEqual({ email, lists: ['product-updates'] });
+  // Single opt-in: subscribed at once.
+  await expect(frame.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+  await testInfo.attach('embed-in-host', {
+    body: await page.screenshot({ path: testInfo.outputPath('embed-in-host.png') }),
+    contentType: 'image/png',
+  });
+});
+
+test('embed: an unknown list and a missing list are explained', async ({ page }, testInfo) => {
+  await page.goto('/embed/?list=no-such-list');
+  await expect(page.getByRole('heading', { name: 'This list does not exist' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+  await expectAccessible(page, 'embed unknown list');
+  await screenshots(page, testInfo, 'embed-unknown');
+  await page.goto('/embed/');
+  await expect(page.getByRole('heading', { name: 'No list chosen' })).toBeVisible();
+});

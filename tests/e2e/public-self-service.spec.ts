@@ -1,0 +1,133 @@
+// Self-service journeys from the links at the bottom of an email: unsubscribe and undo, and the
+// preferences page (name, list switches, download my data, delete my data).
+import { readFile } from 'node:fs/promises';
+import { expect, test } from '@playwright/test';
+import { sql } from './browser-client';
+import {
+  expectAccessible,
+  linkIn,
+  screenshots,
+  signUp,
+  uniqueEmail,
+  waitForMail,
+} from './public-kit';
+
+async function subscriptionStatus(email: string, list: string): Promise<string | undefined> {
+  const { rows } = await sql(
+    `select sub.status from public.subscriptions sub
+       join public.subscribers s on s.id = sub.subscriber_id
+       join public.lists l on l.id = sub.list_id
+      where s.email = $1 and l.slug = $2`,
+    [email, list],
+  );
+  return rows[0]?.status;
+}
+
+test('footer unsubscribe link: unsubscribed, then Undo, then subscribed again', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail('unsub');
+  await page.goto('/');
+  await signUp(page, email, ['The newsletter']);
+  await page.goto(linkIn((await waitForMail(email))[0]!, '/confirm/'));
+  await expect(page.getByRole('heading', { name: 'You are confirmed' })).toBeVisible();
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('confirmed');
+
+  const mail = (await waitForMail(email)).at(-1)!;
+  await page.goto(linkIn(mail, '/unsubscribe/'));
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
+  await expect(page.getByText(/will no longer get The newsletter\./)).toBeVisible();
+  // The address is shown masked, never in full.
+  await expect(page.getByText(email)).toHaveCount(0);
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('unsubscribed');
+  await expectAccessible(page, 'unsubscribed');
+  await screenshots(page, testInfo, 'unsubscribe');
+
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('heading', { name: 'You are subscribed again' })).toBeFocused();
+  await expect(page.getByText(/gets The newsletter again\./)).toBeVisible();
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('confirmed');
+  await screenshots(page, testInfo, 'unsubscribe-undone');
+
+  // And back: the page's own button unsubscribes again.
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('unsubscribed');
+});
+
+test('preferences: rename, switch a list, download my data, delete my data', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail('prefs');
+  await page.goto('/');
+  await signUp(page, email, ['The newsletter']);
+  const mail = (await waitForMail(email))[0]!;
+  await page.goto(linkIn(mail, '/preferences/'));
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Your preferences' })).toBeVisible();
+  await expect(page.getByText(`Emails go to ${email}.`)).toBeVisible();
+  const name = page.getByLabel('Name (optional)');
+  const newsletter = page.getByRole('switch', { name: /The newsletter/ });
+  const updates = page.getByRole('switch', { name: /Product updates/ });
+  await expect(newsletter).toBeChecked();
+  await expect(updates).not.toBeChecked();
+  const save = page.getByRole('button', { name: 'Save changes' });
+  await expect(save).toBeDisabled(); // nothing changed yet
+  await expectAccessible(page, 'preferences');
+  await screenshots(page, testInfo, 'preferences');
+
+  await name.fill('Ada Tester');
+  await updates.check();
+  await newsletter.uncheck();
+  const request = page.waitForRequest(
+    (r) => r.url().endsWith('/functions/v1/preferences') && r.method() === 'POST',
+  );
+  await save.click();
+  // Only what changed is sent.
+  expect((await request).postDataJSON()).toMatchObject({
+    name: 'Ada Tester',
+    lists: { 'product-updates': true, newsletter: false },
+  });
+  await expect(page.getByText('Your preferences are saved.')).toBeVisible();
+  expect(await subscriptionStatus(email, 'product-updates')).toBe('confirmed');
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('unsubscribed');
+
+  await page.reload();
+  await expect(page.getByLabel('Name (optional)')).toHaveValue('Ada Tester');
+  await expect(page.getByRole('switch', { name: /Product updates/ })).toBeChecked();
+  await expect(page.getByRole('switch', { name: /The newsletter/ })).not.toBeChecked();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download my data' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.json$/);
+  const exported = JSON.parse(await readFile((await file.path())!, 'utf8'));
+  expect(JSON.stringify(exported)).toContain(email);
+  expect(exported.subscriber).toMatchObject({ email, name: 'Ada Tester' });
+  await expect(page.getByText('Your data was downloaded as a JSON file.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete my data' }).click();
+  await expect(page.getByRole('button', { name: 'Keep my data' })).toBeFocused();
+  await expectAccessible(page, 'delete confirmation');
+  await screenshots(page, testInfo, 'preferences-delete-confirm');
+  await page.getByRole('button', { name: 'Yes, delete my data' }).click();
+  await expect(page.getByRole('heading', { name: 'Your data is deleted' })).toBeFocused();
+  const { rows } = await sql('select 1 from public.subscribers where email = $1', [email]);
+  expect(rows).toEqual([]);
+  await screenshots(page, testInfo, 'preferences-deleted');
+
+  // The link now leads nowhere, and says so.
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
+});
+
+test('token pages explain a broken or missing link', async ({ page }, testInfo) => {
+  for (const path of ['unsubscribe', 'preferences', 'confirm']) {
+    await page.goto(`/${path}/?token=not-a-real-token`);
+    await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
+    await expectAccessible(page, `${path} invalid`);
+    await screenshots(page, testInfo, `${path}-invalid`);
+    await page.goto(`/${path}/`);
+    await expect(page.getByRole('heading', { name: 'This link is incomplete' })).toBeVisible();
+  }
+});
