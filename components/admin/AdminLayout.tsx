@@ -6,8 +6,8 @@ import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { can, ROLE_LABELS, type Permission } from '../../lib/roles';
-import { SITE_DEFAULTS } from '../../lib/site';
 import { useMember } from '../../lib/use-member';
+import { usePublicSettings } from '../../lib/use-public-settings';
 import { signOut } from '../../lib/use-session';
 import Logo from '../Logo';
 import { Badge, Button, EmptyState, ErrorState, LoadingState } from '../ui';
@@ -50,10 +50,11 @@ function useSignOut(): { signingOut: boolean; error: string | null; run: () => v
 }
 
 function Centered({ title, children }: { title: string; children: ReactNode }) {
+  const { site } = usePublicSettings();
   return (
     <>
       <Head>
-        <title>{`${title} · ${SITE_DEFAULTS.name} admin`}</title>
+        <title>{`${title} · ${site.name} admin`}</title>
       </Head>
       <main id="main" className={styles.centered}>
         {children}
@@ -65,6 +66,7 @@ function Centered({ title, children }: { title: string; children: ReactNode }) {
 export default function AdminLayout({ title, permission, actions, children }: AdminLayoutProps) {
   const router = useRouter();
   const state = useMember();
+  const { site } = usePublicSettings();
   const out = useSignOut();
   const leaving = useRef(false);
   leaving.current = out.signingOut;
@@ -141,7 +143,7 @@ export default function AdminLayout({ title, permission, actions, children }: Ad
   return (
     <AdminContext.Provider value={value}>
       <Head>
-        <title>{`${title} · ${SITE_DEFAULTS.name} admin`}</title>
+        <title>{`${title} · ${site.name} admin`}</title>
       </Head>
       <a href="#main" className={styles.skip}>
         Skip to content
@@ -150,7 +152,7 @@ export default function AdminLayout({ title, permission, actions, children }: Ad
         <header className={styles.topbar}>
           <Link href="/admin/" className={styles.brand}>
             <Logo size={28} />
-            <span>{SITE_DEFAULTS.name}</span>
+            <span className={styles.siteName}>{site.name}</span>
           </Link>
           <AdminNav />
           <div className={styles.user}>

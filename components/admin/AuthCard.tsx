@@ -1,7 +1,7 @@
 // Centred card for the sign-in pages (/login/, /auth/callback/): logo, heading, body.
 import Head from 'next/head';
 import type { ReactNode } from 'react';
-import { SITE_DEFAULTS } from '../../lib/site';
+import { usePublicSettings } from '../../lib/use-public-settings';
 import Logo from '../Logo';
 import styles from './AuthCard.module.css';
 
@@ -15,17 +15,18 @@ export function AuthCard({
   title?: ReactNode;
   children: ReactNode;
 }) {
+  const { site } = usePublicSettings();
   return (
     <>
       <Head>
-        <title>{`${pageTitle} · ${SITE_DEFAULTS.name}`}</title>
+        <title>{`${pageTitle} · ${site.name}`}</title>
         <meta name="robots" content="noindex" />
       </Head>
       <main id="main" className={styles.page}>
         <div className={styles.card}>
           <div className={styles.brand}>
             <Logo size={40} />
-            <span className={styles.siteName}>{SITE_DEFAULTS.name}</span>
+            <span className={styles.siteName}>{site.name}</span>
           </div>
           {title}
           {children}

@@ -13,8 +13,9 @@ import {
   useSession,
 } from '../../lib/use-session';
 
-/** Seconds before "Resend link" is offered again (Auth refuses faster resends anyway). */
-const RESEND_AFTER = 30;
+/** Seconds before "Resend link" is offered again: hosted Auth refuses a second email to the same
+ * address within 60 s by default (`auth.email.max_frequency`). */
+const RESEND_AFTER = 60;
 
 type Mode = 'link' | 'password';
 

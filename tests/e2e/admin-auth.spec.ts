@@ -3,7 +3,14 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_SUPABASE_URL } from './ports';
-import { accessTokenIn, createTeamUser, signInWithPassword, snap } from './team';
+import {
+  accessTokenIn,
+  createTeamUser,
+  mailsFor,
+  signInWithPassword,
+  snap,
+  waitForAuthLink,
+} from './team';
 import { PUBLISHABLE_KEY } from '../../emulator/keys';
 
 async function expectAccessible(page: Page, state: string): Promise<void> {
@@ -96,6 +103,31 @@ test('the callback explains a failed link and leads back to /login/', async ({
   // A code this browser never asked for (another browser's link) fails the same readable way.
   await page.goto('/auth/callback/?code=00000000-0000-0000-0000-000000000000');
   await expect(page.getByRole('heading', { name: 'We could not sign you in' })).toBeVisible();
+});
+
+test('a magic link brings a member back to the page they asked for, and works once', async ({
+  page,
+  context,
+}) => {
+  const viewer = await createTeamUser('viewer');
+  const before = (await mailsFor(viewer.email)).length;
+  await page.goto('/admin/lists/');
+  await expect(page).toHaveURL(/\/login\/\?next=%2Fadmin%2Flists%2F$/);
+  await page.getByLabel('Email address').fill(viewer.email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  const link = await waitForAuthLink(viewer.email, before + 1);
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/admin\/lists\/$/);
+  await expect(page.getByRole('banner').getByText('Viewer', { exact: true })).toBeVisible();
+
+  // The same link again, in a fresh browser: Auth refuses it and the page says so.
+  const other = await context.browser()!.newContext();
+  const second = await other.newPage();
+  await second.goto(link);
+  await expect(second.getByRole('heading', { name: 'We could not sign you in' })).toBeVisible();
+  await expect(second.getByRole('link', { name: 'Back to sign in' })).toBeVisible();
+  await other.close();
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {
