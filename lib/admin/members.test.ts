@@ -1,7 +1,6 @@
-// Unit tests for the team list and for reading invite-member's answers (SPEC §8 catalogue errors).
-import { FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js';
+// Unit tests for the team list and for reading invite-member's answers.
 import { describe, expect, it } from 'vitest';
-import { ownerCount, readFunctionError, withInviters, type Member } from './members';
+import { inviteField, ownerCount, parseInvitedMember, withInviters, type Member } from './members';
 
 const member = (
   user_id: string,
@@ -32,43 +31,19 @@ describe('withInviters', () => {
   });
 });
 
-describe('readFunctionError', () => {
-  const http = (status: number, body: string) => {
-    const response = new Response(body, {
-      status,
-      headers: { 'Content-Type': 'application/json' },
-    });
-    return { error: new FunctionsHttpError(response), response };
-  };
-
-  it('reads the catalogue code, message and field', async () => {
-    const { error, response } = http(
-      409,
-      JSON.stringify({ error: { code: 'conflict', message: 'That address is already a member.' } }),
-    );
-    expect(await readFunctionError(error, response)).toEqual({
-      code: 'conflict',
-      message: 'That address is already a member.',
-      field: null,
-    });
-    const withField = http(
-      422,
-      JSON.stringify({
-        error: { code: 'invalid_input', message: 'role: choose one', field: 'role' },
-      }),
-    );
-    expect((await readFunctionError(withField.error, withField.response)).field).toBe('role');
+describe('invite answers', () => {
+  it('reads the invited member and refuses other shapes', () => {
+    const member = { user_id: 'u1', email: 'a@example.com', role: 'editor' };
+    expect(parseInvitedMember({ member })).toEqual(member);
+    expect(parseInvitedMember({ member: { ...member, role: 'boss' } })).toBeNull();
+    expect(parseInvitedMember({ user_id: 'u1' })).toBeNull();
+    expect(parseInvitedMember(null)).toBeNull();
   });
 
-  it('tells a missing function and a network failure apart from other errors', async () => {
-    const missing = http(404, 'Function not found');
-    expect((await readFunctionError(missing.error, missing.response)).code).toBe('not_found');
-    expect((await readFunctionError(new FunctionsFetchError(new TypeError('x')))).code).toBe(
-      'unreachable',
-    );
-    const broken = http(500, 'oops');
-    expect(await readFunctionError(broken.error, broken.response)).toMatchObject({
-      code: 'internal',
-    });
+  it('places failures at the field they concern', () => {
+    expect(inviteField({ code: 'conflict', field: null })).toBe('email');
+    expect(inviteField({ code: 'invalid_email', field: null })).toBe('email');
+    expect(inviteField({ code: 'invalid_input', field: 'role' })).toBe('role');
+    expect(inviteField({ code: 'forbidden', field: null })).toBeNull();
   });
 });

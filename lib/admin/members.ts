@@ -1,14 +1,10 @@
 // The team in the admin (SPEC §2, §6): members with who invited them, the invite-member call and
 // its catalogue errors, role changes and removals (the database keeps at least one owner).
-import {
-  FunctionsFetchError,
-  FunctionsHttpError,
-  FunctionsRelayError,
-  type SupabaseClient,
-} from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Tables } from '../database.types';
 import { checkEmail } from '../email';
-import type { Role } from '../roles';
+import { isRecord, isString, readFunctionResult, type FunctionFailure } from '../functions';
+import { ROLES, type Role } from '../roles';
 import { QueryError, toQueryError, unwrap } from '../use-query';
 
 export type Member = Tables<'members'> & { role: Role };
@@ -44,46 +40,38 @@ export function ownerCount(members: Pick<Member, 'role'>[]): number {
   return members.filter((m) => m.role === 'owner').length;
 }
 
+export type InvitedMember = Pick<Member, 'user_id' | 'email' | 'role'>;
+
 export type InviteOutcome =
-  | { ok: true; member: Pick<Member, 'user_id' | 'email' | 'role'> }
+  | { ok: true; member: InvitedMember }
   | { ok: false; field: 'email' | 'role' | null; code: string; message: string };
 
-const UNREACHABLE = 'We could not reach the invite service. Check your connection and try again.';
-const INTERNAL = 'Something went wrong. Nothing was changed.';
-
-/** Reads a `supabase.functions.invoke` failure as the catalogue error it carries (SPEC §8). */
-export async function readFunctionError(
-  error: unknown,
-  response?: Response,
-): Promise<{ code: string; message: string; field: string | null }> {
-  if (error instanceof FunctionsFetchError) {
-    return { code: 'unreachable', message: UNREACHABLE, field: null };
+/** The `member` of invite-member's 200 answer (supabase/functions/README.md), or null. */
+export function parseInvitedMember(data: unknown): InvitedMember | null {
+  if (!isRecord(data) || !isRecord(data.member)) return null;
+  const { user_id, email, role } = data.member;
+  if (!isString(user_id) || !isString(email) || !(ROLES as readonly unknown[]).includes(role)) {
+    return null;
   }
-  if (error instanceof FunctionsHttpError || error instanceof FunctionsRelayError) {
-    const res = response ?? (error.context as Response | undefined);
-    try {
-      const body = (await res?.clone().json()) as {
-        error?: { code?: unknown; message?: unknown; field?: unknown };
-      };
-      const { code, message, field } = body?.error ?? {};
-      if (typeof code === 'string' && typeof message === 'string' && message) {
-        return { code, message, field: typeof field === 'string' ? field : null };
-      }
-    } catch {
-      // Not our JSON shape (e.g. the platform's own 404 when the function is not deployed).
-    }
-    if (res?.status === 404) {
-      return {
-        code: 'not_found',
-        message: 'The invite-member function is not deployed.',
-        field: null,
-      };
-    }
-  }
-  return { code: 'internal', message: INTERNAL, field: null };
+  return { user_id, email, role: role as Role };
 }
 
-/** Calls `invite-member` (owner only; supabase/functions/README.md) after checking the address. */
+/** Which invite field a failure concerns; "already on the team" (409) is about the address. */
+export function inviteField(
+  failure: Pick<FunctionFailure, 'code' | 'field'>,
+): 'email' | 'role' | null {
+  if (failure.field === 'role') return 'role';
+  if (
+    failure.field === 'email' ||
+    failure.code === 'invalid_email' ||
+    failure.code === 'conflict'
+  ) {
+    return 'email';
+  }
+  return null;
+}
+
+/** Calls `invite-member` (owner only) after checking the address as the function will. */
 export async function inviteMember(
   client: SupabaseClient,
   email: string,
@@ -98,20 +86,13 @@ export async function inviteMember(
       message: 'Enter a valid email address.',
     };
   }
-  const { data, error, response } = await client.functions.invoke('invite-member', {
-    body: { email: checked.email, role },
-  });
-  if (!error) {
-    const member = (data as { member?: Pick<Member, 'user_id' | 'email' | 'role'> } | null)?.member;
-    if (member && typeof member.user_id === 'string') return { ok: true, member };
-    return { ok: false, field: null, code: 'internal', message: INTERNAL };
-  }
-  const known = await readFunctionError(error, response);
-  // A conflict is "already a member": about the address, so it shows under the email field.
-  const aboutEmail =
-    known.field === 'email' || known.code === 'invalid_email' || known.code === 'conflict';
-  const field = known.field === 'role' ? 'role' : aboutEmail ? 'email' : null;
-  return { ok: false, field, code: known.code, message: known.message };
+  const outcome = await readFunctionResult(
+    await client.functions.invoke('invite-member', { body: { email: checked.email, role } }),
+    parseInvitedMember,
+    { notDeployed: 'Invites are not available: the invite-member function is not deployed.' },
+  );
+  if (outcome.ok) return { ok: true, member: outcome.data };
+  return { ok: false, field: inviteField(outcome), code: outcome.code, message: outcome.message };
 }
 
 /** Changes a member's role (owner only). The last owner's demotion is refused with 23514. */
