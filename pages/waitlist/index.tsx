@@ -55,7 +55,7 @@ export default function WaitlistPage() {
           You signed up for <strong>{data.list.name}</strong>, but your address is not confirmed
           yet. Open the confirmation link we emailed you and your place appears here.
         </p>
-        <p>Referrals you already made count as soon as you confirm.</p>
+        <p>This page updates on its own once you confirm.</p>
       </StatusPanel>
     );
   } else {
