@@ -13,7 +13,6 @@ beforeAll(async () => {
     dbPort: null,
     mailWebPort: 0,
     mailSmtpPort: 0,
-    projectDir: process.env.POSTBOX_TEST_PROJECT_DIR,
   });
 }, 120_000);
 
