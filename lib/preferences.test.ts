@@ -101,7 +101,12 @@ describe('parseUnsubscribeView', () => {
       ],
     };
     const parsed = parseUnsubscribeView(view);
-    expect(parsed).toEqual(view);
+    expect(parsed).toEqual({ ...view, preferencesUrl: null });
+    const url = 'https://example.com/preferences/?token=abc';
+    expect(parseUnsubscribeView({ ...view, preferences_url: url })?.preferencesUrl).toBe(url);
+    expect(
+      parseUnsubscribeView({ ...view, preferences_url: 'javascript:alert(1)' })?.preferencesUrl,
+    ).toBeNull();
     expect(activeLists(parsed!).map((l) => l.slug)).toEqual(['product-updates']);
     expect(
       parseUnsubscribeView({ ...view, lists: [{ slug: 'x', name: 'X', status: 'gone' }] }),

@@ -10,6 +10,8 @@ export interface UnsubscribeList {
 export interface UnsubscribeView {
   email: string;
   lists: UnsubscribeList[];
+  /** The same subscriber's preferences page (`preferences_url`), for the page's link. */
+  preferencesUrl: string | null;
 }
 
 function parseList(value: unknown): UnsubscribeList | null {
@@ -23,7 +25,10 @@ export function parseUnsubscribeView(data: unknown): UnsubscribeView | null {
   if (!isRecord(data) || !isString(data.email)) return null;
   const lists = parseArray(data.lists, parseList);
   if (!lists) return null;
-  return { email: data.email, lists };
+  const url = data.preferences_url;
+  // Only a web link is followed; anything else leaves the page without the link.
+  const preferencesUrl = isString(url) && /^https?:\/\//.test(url) ? url : null;
+  return { email: data.email, lists, preferencesUrl };
 }
 
 /** Names of the lists that are still active (pending or confirmed). */

@@ -1,7 +1,7 @@
 // `/unsubscribe/?token=`: the footer link of every email. Opening it unsubscribes (that is what
 // the visitor clicked), then offers Undo; the token's lists are shown with their new status.
 import Link from 'next/link';
-import { ArrowRight, CircleAlert, LoaderCircle, RotateCcw, Undo2 } from 'lucide-react';
+import { ArrowRight, CircleAlert, LoaderCircle, RotateCcw, Settings2, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -88,7 +88,14 @@ export default function UnsubscribePage() {
               )}
               {subscribed ? 'Unsubscribe' : 'Undo'}
             </button>
-            <HomeLink label="Go to the home page" secondary />
+            {data.preferencesUrl ? (
+              <a href={data.preferencesUrl} className={styles.secondaryButton}>
+                <Settings2 aria-hidden="true" />
+                Manage preferences
+              </a>
+            ) : (
+              <HomeLink label="Go to the home page" secondary />
+            )}
           </>
         }
       >
@@ -109,10 +116,12 @@ export default function UnsubscribePage() {
           )}
         </p>
         {!subscribed && <p>Clicked by mistake? Undo brings your subscription back at once.</p>}
-        <p>
-          To choose which lists you get, or to download or delete your data, use the{' '}
-          <em>Manage preferences</em> link at the bottom of any of our emails.
-        </p>
+        {!data.preferencesUrl && (
+          <p>
+            To choose which lists you get, or to download or delete your data, use the{' '}
+            <em>Manage preferences</em> link at the bottom of any of our emails.
+          </p>
+        )}
         {failure && (
           <p id="unsubscribe-error" className={styles.fieldError} role="alert">
             <CircleAlert aria-hidden="true" />

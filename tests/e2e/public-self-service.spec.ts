@@ -53,6 +53,12 @@ test('footer unsubscribe link: unsubscribed, then Undo, then subscribed again', 
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeVisible();
   expect(await subscriptionStatus(email, 'newsletter')).toBe('unsubscribed');
+
+  // The link to preferences opens the same subscriber's preferences.
+  await page.getByRole('link', { name: 'Manage preferences' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Your preferences' })).toBeVisible();
+  await expect(page.getByText(`Emails go to ${email}.`)).toBeVisible();
+  await expect(page.getByRole('switch', { name: /The newsletter/ })).not.toBeChecked();
 });
 
 test('preferences: rename, switch a list, download my data, delete my data', async ({

@@ -3,6 +3,7 @@
 import { rpc } from '../_shared/db.ts';
 import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
+import { subscriberLinks } from '../_shared/subscriber-mail.ts';
 import { maskEmail } from './mask.ts';
 import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
 
@@ -75,5 +76,8 @@ async function pageAction(req: Request): Promise<Response> {
           p_subscriber: token.subscriberId,
           p_lists: token.listIds,
         });
-  return json(masked(view));
+  // The page links to preferences: that link sits in the same email footer as this one, so
+  // whoever holds the unsubscribe token already holds it; the one-click answer stays bare.
+  const { preferences } = await subscriberLinks(token.subscriberId);
+  return json({ ...masked(view), preferences_url: preferences });
 }
