@@ -12,9 +12,9 @@ set search_path = ''
 as $$
   update public.imports
      set status = 'running', lease_token = p_token,
-         lease_until = now() + make_interval(secs => p_lease_seconds)
+         lease_until = clock_timestamp() + make_interval(secs => p_lease_seconds)
    where id = p_import_id
-     and (status = 'queued' or (status = 'running' and (lease_until is null or lease_until < now())))
+     and (status = 'queued' or (status = 'running' and (lease_until is null or lease_until < clock_timestamp())))
   returning *
 $$;
 
@@ -170,7 +170,7 @@ begin
          resume_line = p_line,
          total_rows = case when p_done then p_from + p_records else total_rows end,
          status = case when p_done then 'done' else status end,
-         lease_until = case when p_done then null else now() + make_interval(secs => p_lease_seconds) end
+         lease_until = case when p_done then null else clock_timestamp() + make_interval(secs => p_lease_seconds) end
    where id = p_import_id
   returning * into imp;
   if p_done then
