@@ -629,6 +629,21 @@ export type Database = {
       }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      export_subscribers_page: {
+        Args: {
+          p_list: string
+          p_status: string
+          p_subscriber_status: string
+          p_search: string
+          p_after: string
+          p_limit: number
+        }
+        Returns: {
+          csv: string
+          last_id: string
+          row_count: number
+        }[]
+      }
       fail_import: {
         Args: { p_import_id: string; p_token: string; p_reason: string }
         Returns: {
