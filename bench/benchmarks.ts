@@ -1,4 +1,5 @@
 // Every benchmark `npm run bench` knows, by name.
+import { importBench } from './import.js';
 import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
 import { signup } from './signup.js';
@@ -10,4 +11,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   realtimeLatency,
   storageTransfer,
   signup,
+  importBench,
 ];
