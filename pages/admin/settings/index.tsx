@@ -1,0 +1,41 @@
+// `/admin/settings/`: site and sender settings (owner edits, others read) and the team.
+import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
+import { SettingsForm } from '../../../components/admin/settings/SettingsForm';
+import { TeamCard } from '../../../components/admin/settings/TeamCard';
+import styles from '../../../components/admin/settings/Settings.module.css';
+import { ErrorState, LoadingState } from '../../../components/ui';
+import { useSettings } from '../../../lib/admin/use-settings';
+
+function SettingsView() {
+  const { can } = useAdmin();
+  const settings = useSettings();
+  let form;
+  if (settings.error && !settings.data) {
+    form = (
+      <ErrorState
+        title="The settings could not be loaded."
+        message={settings.error.message}
+        onRetry={() => void settings.mutate()}
+      />
+    );
+  } else if (!settings.data) {
+    form = <LoadingState label="Loading settings…" />;
+  } else {
+    // The form copies the row once and keeps what the owner types, even when SWR revalidates.
+    form = <SettingsForm settings={settings.data} editable={can('manage-settings')} />;
+  }
+  return (
+    <div className={styles.page}>
+      {form}
+      <TeamCard />
+    </div>
+  );
+}
+
+export default function SettingsPage() {
+  return (
+    <AdminLayout title="Settings">
+      <SettingsView />
+    </AdminLayout>
+  );
+}
