@@ -10,6 +10,7 @@ import {
   deleteSubscriber,
   getSubscriber,
   getSubscriberEvents,
+  setSubscriberStatus,
   setSubscriptionStatus,
 } from './subscriber';
 import { cursorAfter, cursorBefore, NO_FILTERS, type SubscriberFilters } from './subscriber-query';
@@ -234,5 +235,32 @@ describe('writes by role', () => {
     await deleteSubscriber(client('owner'), added.id);
     expect(await getSubscriber(client('viewer'), added.id)).toBeNull();
     expect(await getSubscriber(client('viewer'), 'not-a-uuid')).toBeNull();
+  });
+
+  it('blocklists and enables one subscriber as an admin, never as a viewer', async () => {
+    const added = await addSubscriber(client('admin'), {
+      email: `block-${tag}@example.com`,
+      name: '',
+      listIds: [listId],
+      status: 'confirmed',
+    });
+    if (!added.ok) throw new Error(added.message);
+    await expect(
+      setSubscriberStatus(client('viewer'), added.id, 'blocklisted'),
+    ).rejects.toMatchObject({
+      code: 'PGRST116',
+    });
+    await setSubscriberStatus(client('admin'), added.id, 'blocklisted');
+    const blocked = await getSubscriber(client('viewer'), added.id);
+    expect(blocked?.status).toBe('blocklisted');
+    expect(blocked?.subscriptions.map((s) => s.status)).toEqual(['unsubscribed']);
+    // SPEC §4: no subscription while blocklisted; enabled again, the admin may resubscribe.
+    await expect(
+      setSubscriptionStatus(client('admin'), added.id, listId, 'confirmed', true),
+    ).rejects.toMatchObject({ code: '23514' });
+    await setSubscriberStatus(client('admin'), added.id, 'enabled');
+    await setSubscriptionStatus(client('admin'), added.id, listId, 'confirmed', true);
+    const events = await getSubscriberEvents(client('viewer'), added.id);
+    expect(events[0]).toMatchObject({ type: 'resubscribed' });
   });
 });
