@@ -3,7 +3,7 @@
 // same database (the limit), the peak memory of the function's Deno process, and an export of
 // everything that was imported.
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, readlink, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -42,8 +42,10 @@ export async function functionPeakMb(fn: string): Promise<number | null> {
   let peak: number | null = null;
   for (const pid of entries.filter((e) => /^\d+$/.test(e))) {
     try {
-      const cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-      if (!cmd.some((a) => a.includes('deno')) || !cmd.some((a) => a.includes(`/${fn}`))) continue;
+      // The emulator starts one Deno process per function, in the function's folder.
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('deno') || !(await readlink(`/proc/${pid}/cwd`)).endsWith(`/${fn}`))
+        continue;
       const status = await readFile(`/proc/${pid}/status`, 'utf8');
       const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
       if (Number.isFinite(kb)) peak = Math.max(peak ?? 0, kb / 1024);
@@ -201,8 +203,17 @@ export async function runImportBench(
       projectDir: fileURLToPath(new URL('..', import.meta.url)),
     }));
   const backend: Backend = emu.db.kind;
+  // BENCH_IMPORT_ROWS=100000,1000000 overrides the sizes (a 1,000,000-row run takes a while).
+  const fromEnv = process.env.BENCH_IMPORT_ROWS?.split(',')
+    .map(Number)
+    .filter((n) => n > 0);
   const sizes =
-    options.sizes ?? (backend === 'postgres' ? [options.samples, 1_000_000] : [options.samples]);
+    options.sizes ??
+    (fromEnv?.length
+      ? fromEnv
+      : backend === 'postgres'
+        ? [options.samples, 1_000_000]
+        : [options.samples]);
   const measurements: Measurement[] = [];
   const goals: GoalResult[] = [];
   const notes: string[] = [];

@@ -157,6 +157,28 @@ describe('bad rows', () => {
     ]);
   });
 
+  it('fails a file with broken quoting before writing any row, naming the line', async () => {
+    const [a, b] = [address('q1'), address('q2')];
+    const after = await importCsv(emu, admin.token, `email,name\n${b},Bo\n${a},"Ann"x\n`);
+    expect(after).toMatchObject({ status: 'failed', processed_rows: 0 });
+    expect(after.failure_reason).toBe(
+      'The file is not valid CSV at line 3: text after the closing quote of a field.',
+    );
+    const open = await importCsv(emu, admin.token, `email,name\n${b},Bo\n${a},"never closed\n`);
+    expect(open).toMatchObject({ status: 'failed', processed_rows: 0 });
+    expect(open.failure_reason).toBe(
+      'The file is not valid CSV: the quoted field opened on line 3 is never closed.',
+    );
+    expect(await subscriber(b)).toBeUndefined();
+  });
+
+  it('keeps a quote inside an unquoted field as text', async () => {
+    const email = address('inch');
+    const result = await importCsv(emu, admin.token, `email,name,size\n${email},Jo,12" screen\n`);
+    expect(result).toMatchObject({ status: 'done', inserted: 1 });
+    expect(await subscriber(email)).toMatchObject({ attributes: { size: '12" screen' } });
+  });
+
   it('rejects attributes over 4 KB', async () => {
     const big = address('big');
     const result = await importCsv(emu, admin.token, `email,bio\n${big},${'x'.repeat(4090)}\n`);

@@ -21,14 +21,24 @@ export interface Scan {
 const QUOTE = 0x22;
 const LF = 0x0a;
 const CR = 0x0d;
+const COMMA = 0x2c;
+const SEMICOLON = 0x3b;
+const TAB = 0x09;
+/** What may follow a closing quote: a delimiter, a line end or the quote of a doubled quote. */
+const ENDS_FIELD = new Set([COMMA, SEMICOLON, TAB, CR, LF]);
 const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Counts records the way the parser will see them: a newline outside quotes ends a record, empty
- * lines are skipped. Stops reading as soon as there are more than `maxRows` data rows.
+ * lines are skipped. Stops reading as soon as there are more than `maxRows` data rows. Broken
+ * quoting (text after a closing quote, a quote never closed) fails the whole file here, before
+ * any row is written: after it no later line can be read with confidence.
  */
 export async function scanCsv(body: ReadableStream<Uint8Array>, maxRows: number): Promise<Scan> {
   let inQuotes = false;
+  let afterClose = false;
+  let fieldStart = true;
+  let quoteLine = 0;
   let content = false;
   let records = 0;
   let line = 1;
@@ -42,22 +52,55 @@ export async function scanCsv(body: ReadableStream<Uint8Array>, maxRows: number)
       const { done, value } = await reader.read();
       if (done) break;
       const inHeader = headerEnd < 0;
-      for (let i = 0; i < value.length; i++) {
+      // A UTF-8 BOM is not part of the first field (the parser drops it too).
+      const bom = offset === 0 && value[0] === 0xef && value[1] === 0xbb && value[2] === 0xbf;
+      for (let i = bom ? 3 : 0; i < value.length; i++) {
         const b = value[i]!;
+        if (inQuotes) {
+          if (b === QUOTE) {
+            inQuotes = false;
+            afterClose = true;
+          } else if (b === LF) line++;
+          continue;
+        }
+        if (afterClose) {
+          afterClose = false;
+          if (b === QUOTE) {
+            inQuotes = true; // "" inside a quoted field
+            continue;
+          }
+          if (!ENDS_FIELD.has(b)) {
+            throw new CsvFileError(
+              `The file is not valid CSV at line ${line}: text after the closing quote of a field.`,
+            );
+          }
+        }
         if (b === QUOTE) {
-          inQuotes = !inQuotes;
+          // Only a quote that starts a field opens one; elsewhere it is text (relax_quotes).
+          if (fieldStart) {
+            inQuotes = true;
+            quoteLine = line;
+          }
+          fieldStart = false;
           content = true;
         } else if (b === LF) {
-          if (!inQuotes && content) {
+          if (content) {
             records++;
-            content = false;
             if (headerEnd < 0) {
               headerEnd = offset + i + 1;
               headerLine = line;
             }
-          } else if (!inQuotes) content = false;
+          }
+          content = false;
+          fieldStart = true;
           line++;
-        } else if (b !== CR) content = true;
+        } else if (b === COMMA || b === SEMICOLON || b === TAB) {
+          fieldStart = true;
+          content = true;
+        } else if (b !== CR) {
+          fieldStart = false;
+          content = true;
+        }
       }
       if (inHeader) {
         headerChunks.push(value);
@@ -79,6 +122,11 @@ export async function scanCsv(body: ReadableStream<Uint8Array>, maxRows: number)
     }
   } finally {
     reader.releaseLock();
+  }
+  if (inQuotes) {
+    throw new CsvFileError(
+      `The file is not valid CSV: the quoted field opened on line ${quoteLine} is never closed.`,
+    );
   }
   if (content) {
     records++;

@@ -22,7 +22,6 @@ export interface ImportRecord {
   [key: string]: unknown;
 }
 
-
 function numberSetting(name: string, fallback: number): number {
   const value = Number(Deno.env.get(name));
   return Number.isFinite(value) && value > 0 ? value : fallback;
@@ -154,7 +153,7 @@ async function processRows(
     skip_empty_lines: true,
     relax_column_count: true,
     record_delimiter: ['\r\n', '\n'],
-    skip_records_with_error: true,
+    relax_quotes: true,
   });
   let rows: ImportRow[] = [];
   let bad: BadRow[] = [];
@@ -162,13 +161,6 @@ async function processRows(
   let lastBytes = 0;
   let lastLines = 0;
   let batches = 0;
-  parser.on('skip', (error: Error & { lines?: number }) => {
-    bad.push({
-      line: baseLine + (error.lines ?? lastLines + 1),
-      reason: `malformed CSV: ${error.message}`,
-    });
-    records++;
-  });
   const pump = (async () => {
     const reader = body.getReader();
     try {
@@ -212,25 +204,38 @@ async function processRows(
 
   const batchRows = importSettings.batchRows();
   let stopped = false;
-  for await (const { record, info } of parser as AsyncIterable<Parsed>) {
-    const line = baseLine + info.lines - newlinesIn(record);
-    const row = toRow(record, line, plan);
-    if ('email' in row) rows.push(row);
-    else bad.push(row);
-    records++;
-    lastBytes = info.bytes;
-    lastLines = info.lines;
-    if (records >= batchRows) {
-      await flush(false);
-      if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
-        stopped = true;
-        break;
-      }
-      if (performance.now() - started > importSettings.budgetMs()) {
-        stopped = true;
-        break;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<Parsed>) {
+      const line = baseLine + info.lines - newlinesIn(record);
+      const row = toRow(record, line, plan);
+      if ('email' in row) rows.push(row);
+      else bad.push(row);
+      records++;
+      lastBytes = info.bytes;
+      lastLines = info.lines;
+      if (records >= batchRows) {
+        await flush(false);
+        if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
+          stopped = true;
+          break;
+        }
+        if (performance.now() - started > importSettings.budgetMs()) {
+          stopped = true;
+          break;
+        }
       }
     }
+  } catch (error) {
+    // What skip_records_with_error cannot skip (a quote left open until the end of the file) ends
+    // the import: the batches before it stay, the reason names the line.
+    const csvError = error as Error & { code?: string; lines?: number };
+    if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+      await pump;
+      throw new CsvFileError(
+        `The file is not valid CSV at line ${baseLine + (csvError.lines ?? 0)}: ${csvError.message}`,
+      );
+    }
+    throw error;
   }
   if (stopped) {
     parser.destroy();
