@@ -748,6 +748,15 @@ export type Database = {
         }[]
       }
       member_candidate: { Args: { p_email: string }; Returns: Json }
+      public_settings: {
+        Args: never
+        Returns: {
+          site_name: string
+          tagline: string
+          logo_path: string
+          show_subscriber_count: boolean
+        }[]
+      }
       public_subscriber_count: { Args: never; Returns: number }
       record_delivery: {
         Args: {

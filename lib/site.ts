@@ -1,12 +1,9 @@
-// What the public pages say about the site: the `settings` row's public columns (SPEC §3), with
+// What the public pages say about the site: the public columns of `settings` (SPEC §3), with
 // defaults while it loads or when no row comes back.
 export const SITE_DEFAULTS = {
   name: 'Postbox',
   tagline: 'Short, useful letters about building for the web. One email a fortnight, no noise.',
 } as const;
-
-/** The columns anon may read (migration 20261122100200 grants exactly these). */
-export const PUBLIC_SETTINGS_COLUMNS = 'site_name, tagline, logo_path, show_subscriber_count';
 
 export interface PublicSettingsRow {
   site_name: string;

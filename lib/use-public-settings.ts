@@ -1,5 +1,6 @@
-// The site's public identity from `settings` (anon may select exactly these four columns).
-import { siteIdentity, PUBLIC_SETTINGS_COLUMNS, type SiteIdentity } from './site';
+// The site's public identity: the public columns of `settings` through public_settings(), which
+// answers signed-in non-members too (the table itself shows them no row).
+import { siteIdentity, type SiteIdentity } from './site';
 import { supabase } from './supabase';
 import { queryKey, useQuery, type QueryError } from './use-query';
 
@@ -12,7 +13,7 @@ export function usePublicSettings(): {
 } {
   const { data, error, isLoading } = useQuery(
     PUBLIC_SETTINGS_KEY,
-    () => supabase.from('settings').select(PUBLIC_SETTINGS_COLUMNS).maybeSingle(),
+    () => supabase.rpc('public_settings').maybeSingle(),
     // The identity rarely changes; one read per visit is enough.
     { revalidateOnFocus: false, revalidateOnReconnect: false },
   );
