@@ -181,6 +181,17 @@ test('the owner deletes in bulk after confirming, and a subscriber page exports 
 
   await page.goto(`/admin/subscribers/view/?id=${seeded[59]!.id}`);
   await expect(page.getByText('Subscriber not found.')).toBeVisible();
+
+  // One subscriber deleted from their own page, after confirming.
+  await page.goto(`/admin/subscribers/view/?id=${seeded[1]!.id}`);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete ${seeded[1]!.email}?` })
+    .getByRole('button', { name: 'Delete subscriber' })
+    .click();
+  await expect(page).toHaveURL(/\/admin\/subscribers\/$/);
+  await page.goto(`/admin/subscribers/view/?id=${seeded[1]!.id}`);
+  await expect(page.getByText('Subscriber not found.')).toBeVisible();
   await page.goto('/admin/subscribers/view/?id=nonsense');
   await expect(page.getByText('Subscriber not found.')).toBeVisible();
 });
