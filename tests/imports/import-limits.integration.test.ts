@@ -78,6 +78,42 @@ describe('limits', () => {
   });
 });
 
+describe('progress', () => {
+  it('publishes imports to realtime, so the admin sees counters move', async () => {
+    const rows = await sql<{ tablename: string }>(
+      emu,
+      `select tablename from pg_publication_tables where pubname = 'supabase_realtime' and tablename = 'imports'`,
+    );
+    expect(rows).toEqual([{ tablename: 'imports' }]);
+  });
+
+  it('streams each committed batch to a signed-in admin', async () => {
+    const client = clientAs(emu, admin.token);
+    await client.realtime.setAuth(admin.token);
+    const seen: number[] = [];
+    const channel = client
+      .channel(`imports-${Date.now()}`)
+      .on('postgres_changes', { event: 'UPDATE', schema: 'public', table: 'imports' }, (payload) =>
+        seen.push((payload.new as { processed_rows: number }).processed_rows),
+      );
+    await new Promise<void>((resolve, reject) =>
+      channel.subscribe((status) => {
+        if (status === 'SUBSCRIBED') resolve();
+        else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(new Error(status));
+      }),
+    );
+    try {
+      await importCsv(emu, admin.token, rows(`live${Date.now()}`, 1200));
+      const deadline = Date.now() + 10_000;
+      while (!seen.includes(1200) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toEqual(expect.arrayContaining([500, 1000, 1200]));
+    } finally {
+      await client.removeChannel(channel);
+    }
+  }, 120_000);
+});
+
 describe('who may import', () => {
   it('refuses viewers and editors in RLS (queue and upload) and in the function', async () => {
     const id = await queueImport(emu, admin.token, 'email\nrls@example.com\n');
