@@ -1,7 +1,6 @@
 // Team sign-in end to end: the signed-out redirect, password sign-in and its errors, a stranger's
 // "No access" page (and that their token reads nothing), callback errors, and sign-out.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { E2E_SUPABASE_URL } from './ports';
 import {
   accessTokenIn,
@@ -12,17 +11,7 @@ import {
   waitForAuthLink,
 } from './team';
 import { PUBLISHABLE_KEY } from '../../emulator/keys';
-
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
+import { expectNoAxeViolations } from './page-checks';
 
 test('a signed-out visit to /admin/ goes to /login/ and comes back after signing in', async ({
   page,
@@ -68,7 +57,7 @@ test('a stranger who signs in sees "No access", reads nothing, and can sign out'
   await expect(page.getByRole('heading', { name: 'No access' })).toBeVisible();
   await expect(page.getByText(stranger.email)).toBeVisible();
   await expect(page.getByRole('navigation', { name: 'Admin' })).toHaveCount(0);
-  await expectAccessible(page, 'no access');
+  await expectNoAxeViolations(page, 'no access');
   await snap(page, testInfo, 'no-access-1280');
 
   // With the stranger's own token, the API hands out no team data at all.
@@ -95,7 +84,7 @@ test('the callback explains a failed link and leads back to /login/', async ({
   );
   await expect(page.getByRole('heading', { name: 'We could not sign you in' })).toBeFocused();
   await expect(page.getByText('This sign-in link has expired or was already used.')).toBeVisible();
-  await expectAccessible(page, 'callback error');
+  await expectNoAxeViolations(page, 'callback error');
   await snap(page, testInfo, 'callback-error-1280');
   await page.getByRole('link', { name: 'Back to sign in' }).click();
   await expect(page).toHaveURL(/\/login\/$/);
@@ -137,12 +126,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       await page.goto('/login/');
       await expect(page.getByRole('button', { name: 'Email me a sign-in link' })).toBeVisible();
-      await expectAccessible(page, `login ${width} ${colorScheme}`);
+      await expectNoAxeViolations(page, `login ${width} ${colorScheme}`);
       await snap(page, testInfo, `login-${width}-${colorScheme}`);
     }
     await page.getByRole('button', { name: 'Use a password instead' }).click();
     await expect(page.getByLabel('Password')).toBeVisible();
-    await expectAccessible(page, `login password ${colorScheme}`);
+    await expectNoAxeViolations(page, `login password ${colorScheme}`);
     await snap(page, testInfo, `login-password-390-${colorScheme}`);
   });
 }

@@ -1,6 +1,5 @@
 // The dashboard end to end: the owner signs in by the emailed magic link (claim-owner makes them
 // owner), sees totals, the chart and the feed, and a signup made meanwhile appears without reload.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import {
   createTeamUser,
@@ -12,17 +11,7 @@ import {
   uniqueEmail,
   waitForAuthLink,
 } from './team';
-
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
+import { expectNoAxeViolations } from './page-checks';
 
 /** The figure under a tile's label (the tiles are a <dl>: dt label, dd value). */
 function tile(page: Page, label: string) {
@@ -44,7 +33,7 @@ test('the owner signs in by magic link and watches a new signup arrive live', as
   await expect(heading).toBeFocused();
   await expect(page.getByText(`We sent a sign-in link to ${OWNER_EMAIL}.`)).toBeVisible();
   await expect(page.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
-  await expectAccessible(page, 'check your inbox');
+  await expectNoAxeViolations(page, 'check your inbox');
   await snap(page, testInfo, 'login-check-inbox-1280');
 
   const link = await waitForAuthLink(OWNER_EMAIL, before + 1);
@@ -67,7 +56,7 @@ test('the owner signs in by magic link and watches a new signup arrive live', as
   await expect(feed.getByRole('listitem').first()).toContainText(email);
   await expect(subscribers).toHaveText(String(countBefore + 1));
 
-  await expectAccessible(page, 'dashboard');
+  await expectNoAxeViolations(page, 'dashboard');
   await snap(page, testInfo, 'dashboard-owner-1280');
 });
 
@@ -83,11 +72,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(page.getByRole('rowheader', { name: 'The newsletter' })).toBeVisible();
     await page.getByText('Show as a table').click();
     await expect(page.getByRole('region', { name: 'Signups per day, as a table' })).toBeVisible();
-    await expectAccessible(page, `dashboard ${colorScheme}`);
+    await expectNoAxeViolations(page, `dashboard ${colorScheme}`);
     await snap(page, testInfo, `dashboard-1280-${colorScheme}`);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(page.getByRole('navigation', { name: 'Admin' })).toBeVisible();
-    await expectAccessible(page, `dashboard 390 ${colorScheme}`);
+    await expectNoAxeViolations(page, `dashboard 390 ${colorScheme}`);
     await snap(page, testInfo, `dashboard-390-${colorScheme}`);
   });
 }

@@ -3,33 +3,22 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { PUBLISHABLE_KEY } from '../../emulator/keys';
 import { E2E_SUPABASE_URL } from './ports';
 import { accessTokenIn, createTeamUser, signInWithPassword, snap } from './team';
+import { expectNoAxeViolations } from './page-checks';
 
 const UMD_BUNDLE = fileURLToPath(
   new URL('../../node_modules/@supabase/supabase-js/dist/umd/supabase.js', import.meta.url),
 );
-
-async function expectAccessible(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
 
 test('an admin creates, edits and deletes a list', async ({ page }, testInfo) => {
   test.setTimeout(60_000);
   const admin = await createTeamUser('admin');
   await signInWithPassword(page, admin, '/admin/lists/');
   await expect(page.getByRole('table', { name: 'Lists' })).toBeVisible();
-  await expectAccessible(page, 'lists');
+  await expectNoAxeViolations(page, 'lists');
 
   const suffix = randomUUID().slice(0, 6);
   const name = `Release notes ${suffix}`;
@@ -45,7 +34,7 @@ test('an admin creates, edits and deletes a list', async ({ page }, testInfo) =>
   await dialog.getByRole('button', { name: 'Create list' }).click();
   await expect(dialog.getByLabel('Slug')).toHaveAttribute('aria-invalid', 'true');
   await expect(dialog.getByLabel('Slug')).toBeFocused();
-  await expectAccessible(page, 'list editor with an error');
+  await expectNoAxeViolations(page, 'list editor with an error');
   await snap(page, testInfo, 'lists-editor-error-1280', { fullPage: false });
 
   // The database's check: a slug that is taken comes back at the field, typing kept.
@@ -94,7 +83,7 @@ test('an admin creates, edits and deletes a list', async ({ page }, testInfo) =>
   await expect(deleteButton).toBeFocused();
 
   await deleteButton.click();
-  await expectAccessible(page, 'delete confirmation');
+  await expectNoAxeViolations(page, 'delete confirmation');
   await page.setViewportSize({ width: 390, height: 844 });
   await snap(page, testInfo, 'lists-delete-390', { fullPage: false });
   await confirm.getByRole('button', { name: 'Delete list' }).click();
@@ -153,7 +142,7 @@ test('a viewer sees the lists read-only, and a direct write is refused', async (
     await page.emulateMedia({ colorScheme });
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await expectAccessible(page, `lists viewer ${width} ${colorScheme}`);
+      await expectNoAxeViolations(page, `lists viewer ${width} ${colorScheme}`);
       await snap(page, testInfo, `lists-viewer-${width}-${colorScheme}`);
     }
   }

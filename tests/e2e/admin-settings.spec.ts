@@ -1,41 +1,12 @@
 // /admin/settings/ in Chromium against the e2e emulator: the owner renames the site (seen on /),
 // gets errors at the field, uploads a logo that next/image shows resized by Storage through the
 // custom loader (bytes decoded), and a viewer gets a read-only page. Axe and screenshots too.
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { SERVICE_ROLE_KEY } from '../../emulator/keys';
 import { E2E_SUPABASE_URL } from './ports';
 import { createTeamUser, signInWithPassword } from './team';
-
-async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
-
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    // The page must not scroll sideways; the list names what reaches past the edge if it does.
-    const { overflow, wide } = await page.evaluate(() => ({
-      overflow: document.documentElement.scrollWidth - window.innerWidth,
-      wide: [...document.querySelectorAll('body *')]
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .filter((el) => !el.closest('[role=region], nav, dialog'))
-        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)}`)
-        .slice(0, 5),
-    }));
-    expect(overflow, `${name} at ${width}px: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/admin-${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 const SETTINGS_URL = `${E2E_SUPABASE_URL}/rest/v1/settings?id=eq.true`;
 const SERVICE = { apikey: SERVICE_ROLE_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` };
@@ -99,7 +70,7 @@ test('the owner renames the site, sees it on /, and gets errors at the field', a
   await expect(page.getByLabel('Sender email')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Enter a valid email address.')).toBeVisible();
   await expect(page.getByText('Enter a site name.')).toBeVisible();
-  await expectNoViolations(page, 'field errors');
+  await expectNoAxeViolations(page, 'field errors');
   expect((await readSettings()).site_name).toBe(original.site_name);
 
   await page.getByLabel('Site name').fill(name);
@@ -113,7 +84,7 @@ test('the owner renames the site, sees it on /, and gets errors at the field', a
     sender_email: 'letters@example.com',
     track_opens: true,
   });
-  await screenshots(page, 'settings-owner');
+  await screenshotsAtBothWidths(page, 'settings-owner');
 
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
@@ -171,8 +142,8 @@ test('the owner uploads a logo; next/image shows it resized by Storage', async (
   expect(decoded.width).toBeLessThan(1200);
   // The browser decoded what arrived at that size too.
   expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(width);
-  await expectNoViolations(page, 'logo');
-  await screenshots(page, 'settings-logo');
+  await expectNoAxeViolations(page, 'logo');
+  await screenshotsAtBothWidths(page, 'settings-logo');
 
   await page.getByRole('button', { name: 'Remove logo' }).click();
   await expect(page.getByText('No logo')).toBeVisible();
@@ -190,11 +161,11 @@ test('a viewer reads the settings and the team, read-only', async ({ page }) => 
   }
   await expect(page.getByRole('combobox', { name: /^Role of/ })).toHaveCount(0);
   await expect(page.getByRole('row', { name: new RegExp(viewer.email) })).toContainText('Viewer');
-  await expectNoViolations(page, 'viewer settings');
-  await screenshots(page, 'settings-viewer');
+  await expectNoAxeViolations(page, 'viewer settings');
+  await screenshotsAtBothWidths(page, 'settings-viewer');
   // The same page in the dark scheme: the CSS variables switch, contrast still holds.
   await page.emulateMedia({ colorScheme: 'dark' });
-  await expectNoViolations(page, 'settings-viewer (dark)');
+  await expectNoAxeViolations(page, 'settings-viewer (dark)');
   await page.screenshot({
     path: 'test-results/admin-settings-viewer-dark-1280.png',
     fullPage: true,

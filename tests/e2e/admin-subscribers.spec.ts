@@ -3,39 +3,9 @@
 // viewer may not do, axe checks and screenshots at desktop and phone widths.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { createTeamUser, insertRows, signInWithPassword, uniqueEmail } from './team';
-
-async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
-
-/** Full-page screenshots at desktop and phone width; nothing may stick out sideways on a phone. */
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    // The page must not scroll sideways; the list names what reaches past the edge if it does.
-    const { overflow, wide } = await page.evaluate(() => ({
-      overflow: document.documentElement.scrollWidth - window.innerWidth,
-      wide: [...document.querySelectorAll('body *')]
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .filter((el) => !el.closest('[role=region], nav, dialog'))
-        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)}`)
-        .slice(0, 5),
-    }));
-    expect(overflow, `${name} at ${width}px: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/admin-${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
+import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 /** 60 subscribers of this test only (their addresses share `tag`), one a minute apart. */
 async function seedSubscribers(tag: string): Promise<Array<{ id: string; email: string }>> {
@@ -78,7 +48,7 @@ test('an admin searches, filters, pages forwards and back, and blocklists in bul
   await expect(table(page).getByRole('row').nth(1)).toContainText(`s01-${tag}@example.com`);
   await page.getByLabel('Search').fill(`s0_-${tag}`);
   await expect(page.getByText('No subscribers match these filters.')).toBeVisible();
-  await expectNoViolations(page, 'no matches');
+  await expectNoAxeViolations(page, 'no matches');
   await page.getByRole('button', { name: 'Clear filters' }).click();
   await expect(page.getByLabel('Search')).toHaveValue('');
 
@@ -89,8 +59,8 @@ test('an admin searches, filters, pages forwards and back, and blocklists in bul
   await expect(page.getByRole('group', { name: 'Bulk actions' })).toContainText(
     '2 subscribers selected',
   );
-  await expectNoViolations(page, 'selection');
-  await screenshots(page, 'subscribers');
+  await expectNoAxeViolations(page, 'selection');
+  await screenshotsAtBothWidths(page, 'subscribers');
   await page.getByRole('button', { name: 'Blocklist' }).click();
   await expect(
     page.getByRole('status').filter({ hasText: '2 subscribers blocklisted.' }),
@@ -118,7 +88,7 @@ test('an admin adds a subscriber, sees the duplicate refused at the field, and v
   await dialog.getByLabel('Email address').fill(email.toUpperCase());
   await dialog.getByLabel('Name').fill('Added Person');
   await dialog.getByLabel('The newsletter').check();
-  await expectNoViolations(page, 'add dialog');
+  await expectNoAxeViolations(page, 'add dialog');
   await dialog.getByRole('button', { name: 'Add subscriber' }).click();
 
   await expect(page).toHaveURL(/\/admin\/subscribers\/view\/\?id=/);
@@ -135,8 +105,8 @@ test('an admin adds a subscriber, sees the duplicate refused at the field, and v
   await page.getByRole('button', { name: 'Unsubscribe from The newsletter' }).click();
   await expect(newsletter.getByText('unsubscribed', { exact: true })).toBeVisible();
   await expect(page.getByText('Unsubscribed from The newsletter')).toBeVisible();
-  await expectNoViolations(page, 'subscriber view');
-  await screenshots(page, 'subscriber-view');
+  await expectNoAxeViolations(page, 'subscriber view');
+  await screenshotsAtBothWidths(page, 'subscriber-view');
 
   // The same address again is refused where it was typed.
   await page.goto('/admin/subscribers/');
@@ -172,7 +142,7 @@ test('the owner deletes in bulk after confirming, and a subscriber page exports 
   await page.getByLabel('Select all subscribers on this page').check();
   await page.getByRole('button', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 50 subscribers?' });
-  await expectNoViolations(page, 'delete confirmation');
+  await expectNoAxeViolations(page, 'delete confirmation');
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(
     page.getByRole('status').filter({ hasText: '50 subscribers deleted.' }),
@@ -203,18 +173,18 @@ test('a viewer reads subscribers but is offered no write controls', async ({ pag
   await expect(page.getByRole('link', { name: 'ada@example.com' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Add subscriber' })).toHaveCount(0);
   await expect(page.getByRole('checkbox')).toHaveCount(0);
-  await expectNoViolations(page, 'viewer list');
+  await expectNoAxeViolations(page, 'viewer list');
   await page.getByRole('link', { name: 'ada@example.com' }).click();
   await expect(page.getByRole('heading', { name: 'ada@example.com' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
   for (const name of ['Blocklist', 'Delete', /^Unsubscribe from/, /^Subscribe to/]) {
     await expect(page.getByRole('button', { name })).toHaveCount(0);
   }
-  await expectNoViolations(page, 'viewer subscriber');
-  await screenshots(page, 'subscriber-viewer');
+  await expectNoAxeViolations(page, 'viewer subscriber');
+  await screenshotsAtBothWidths(page, 'subscriber-viewer');
   // The same page in the dark scheme: the CSS variables switch, contrast still holds.
   await page.emulateMedia({ colorScheme: 'dark' });
-  await expectNoViolations(page, 'subscriber-viewer (dark)');
+  await expectNoAxeViolations(page, 'subscriber-viewer (dark)');
   await page.screenshot({
     path: 'test-results/admin-subscriber-viewer-dark-1280.png',
     fullPage: true,

@@ -3,45 +3,16 @@
 // and a direct supabase-js update from their page changes nothing; the owner then changes the
 // role and removes them.
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { PUBLISHABLE_KEY, SERVICE_ROLE_KEY } from '../../emulator/keys';
 import { E2E_SUPABASE_URL } from './ports';
 import { createTeamUser, signInWithPassword, uniqueEmail, waitForAuthLink } from './team';
+import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 const UMD_BUNDLE = fileURLToPath(
   new URL('../../node_modules/@supabase/supabase-js/dist/umd/supabase.js', import.meta.url),
 );
-
-async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  expect(
-    violations.map(
-      (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-    ),
-  ).toEqual([]);
-}
-
-async function screenshots(page: Page, name: string): Promise<void> {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    // The page must not scroll sideways; the list names what reaches past the edge if it does.
-    const { overflow, wide } = await page.evaluate(() => ({
-      overflow: document.documentElement.scrollWidth - window.innerWidth,
-      wide: [...document.querySelectorAll('body *')]
-        .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
-        .filter((el) => !el.closest('[role=region], nav, dialog'))
-        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)}`)
-        .slice(0, 5),
-    }));
-    expect(overflow, `${name} at ${width}px: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `test-results/admin-${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function siteName(): Promise<string> {
   const response = await fetch(`${E2E_SUPABASE_URL}/rest/v1/settings?id=eq.true&select=site_name`, {
@@ -102,8 +73,8 @@ test('the owner invites an editor, who signs in from the email and cannot change
   await invite.getByLabel('Invite by email').fill(email);
   await invite.getByRole('button', { name: 'Send invite' }).click();
   await expect(invite.getByText('That person is already on the team.')).toBeVisible();
-  await expectNoViolations(page, 'team with invite error');
-  await screenshots(page, 'settings-team');
+  await expectNoAxeViolations(page, 'team with invite error');
+  await screenshotsAtBothWidths(page, 'settings-team');
 
   // The editor, in a browser of their own, opens the invite from MailDev.
   const editorContext = await browser.newContext();
@@ -118,15 +89,15 @@ test('the owner invites an editor, who signs in from the email and cannot change
   const before = await siteName();
   expect(await renameFromThePage(editor)).toEqual({ rows: 0, error: null });
   expect(await siteName()).toBe(before);
-  await expectNoViolations(editor, 'editor settings');
-  await screenshots(editor, 'settings-editor');
+  await expectNoAxeViolations(editor, 'editor settings');
+  await screenshotsAtBothWidths(editor, 'settings-editor');
 
   // The owner makes them a viewer, then removes them; the editor's next visit finds no access.
   await row.getByRole('combobox', { name: `Role of ${email}` }).selectOption('viewer');
   await expect(row.getByRole('combobox', { name: `Role of ${email}` })).toHaveValue('viewer');
   await row.getByRole('button', { name: `Remove ${email}` }).click();
   const confirm = page.getByRole('dialog', { name: `Remove ${email}?` });
-  await expectNoViolations(page, 'remove confirmation');
+  await expectNoAxeViolations(page, 'remove confirmation');
   await confirm.getByRole('button', { name: 'Remove from team' }).click();
   await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0);
   await editor.goto('/admin/settings/');

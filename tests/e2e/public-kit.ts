@@ -1,10 +1,10 @@
 // Shared bits of the public-page journeys: unique addresses, mail from MailDev, links in it, the
 // signup on the home page, and screenshots of a page at desktop and phone widths.
 import { randomUUID } from 'node:crypto';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
 import { sql } from './browser-client';
 import { E2E_MAIL_WEB_PORT, E2E_SITE_URL } from './ports';
+import { expectNoAxeViolations } from './page-checks';
 
 const MAIL_API = `http://127.0.0.1:${E2E_MAIL_WEB_PORT}/api/email`;
 
@@ -95,15 +95,7 @@ export async function screenshots(page: Page, testInfo: TestInfo, name: string):
 export async function expectAccessible(page: Page, state: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page })
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-      .analyze();
-    expect(
-      violations.map(
-        (v) =>
-          `${state} (${colorScheme}): ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
-      ),
-    ).toEqual([]);
+    await expectNoAxeViolations(page, `${state} (${colorScheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
