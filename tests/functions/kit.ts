@@ -1,7 +1,7 @@
 // Test kit for the edge functions: an isolated emulator running the real supabase/ folder, HTTP
 // calls the way a browser or mail client makes them, tokens signed as the functions sign them, and
 // the mail that arrived in MailDev.
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
@@ -152,4 +152,51 @@ export async function snapshot(emu: RunningEmulator): Promise<string> {
     parts.push(`${table}: ${JSON.stringify(rows)}`);
   }
   return parts.join('\n');
+}
+
+export interface TestSubscriber {
+  id: string;
+  email: string;
+}
+
+export interface TestSubscriberOptions {
+  /** Prefix of the unique address, so a failing test names its own rows. */
+  tag?: string;
+  name?: string;
+  attributes?: Record<string, unknown>;
+  referredBy?: { id: string };
+  status?: 'enabled' | 'blocklisted';
+}
+
+/** A fresh subscriber with a unique address and the given subscriptions ({slug: status}). */
+export async function createSubscriber(
+  emu: RunningEmulator,
+  subscriptions: Record<string, string> = {},
+  options: TestSubscriberOptions = {},
+): Promise<TestSubscriber> {
+  const email = `${options.tag ?? 'test'}-${randomUUID()}@example.com`;
+  const [row] = await sql<{ id: string }>(
+    emu,
+    `insert into public.subscribers (email, name, attributes, referred_by)
+     values ($1, $2, $3, $4) returning id`,
+    [
+      email,
+      options.name ?? 'Test Person',
+      JSON.stringify(options.attributes ?? {}),
+      options.referredBy?.id ?? null,
+    ],
+  );
+  for (const [slug, state] of Object.entries(subscriptions)) {
+    await sql(
+      emu,
+      `insert into public.subscriptions (subscriber_id, list_id, status)
+       select $1, id, $3 from public.lists where slug = $2`,
+      [row!.id, slug, state],
+    );
+  }
+  // After the subscriptions, as in life: blocklisting then unsubscribes from every list.
+  if (options.status === 'blocklisted') {
+    await sql(emu, `update public.subscribers set status = 'blocklisted' where id = $1`, [row!.id]);
+  }
+  return { id: row!.id, email };
 }

@@ -1,10 +1,10 @@
 // The `preferences` function over HTTP (SPEC §7), the data half: export and delete of a
 // subscriber's data, token checks and HTTP refusals, against the real functions and migrations.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import {
   callFunction,
+  createSubscriber,
   clientFor,
   signTestToken,
   snapshot,
@@ -27,30 +27,17 @@ interface Person {
   token: string;
 }
 
-/** A fresh subscriber with a unique address and the given subscriptions ({slug: status}). */
+/** A fresh subscriber with the given subscriptions ({slug: status}) and their preferences token. */
 async function person(
   subscriptions: Record<string, string> = {},
   options: { status?: 'blocklisted'; name?: string; referredBy?: Person } = {},
 ): Promise<Person> {
-  const email = `prefs-${randomUUID()}@example.com`;
-  const [row] = await sql<{ id: string }>(
-    emu,
-    `insert into public.subscribers (email, name, attributes, referred_by)
-     values ($1, $2, '{"plan": "pro"}', $3) returning id`,
-    [email, options.name ?? 'Test Person', options.referredBy?.id ?? null],
-  );
-  for (const [slug, state] of Object.entries(subscriptions)) {
-    await sql(
-      emu,
-      `insert into public.subscriptions (subscriber_id, list_id, status)
-       select $1, id, $3 from public.lists where slug = $2`,
-      [row!.id, slug, state],
-    );
-  }
-  if (options.status === 'blocklisted') {
-    await sql(emu, `update public.subscribers set status = 'blocklisted' where id = $1`, [row!.id]);
-  }
-  return { id: row!.id, email, token: signTestToken({ p: 'preferences', s: row!.id }) };
+  const { id, email } = await createSubscriber(emu, subscriptions, {
+    ...options,
+    tag: 'prefs',
+    attributes: { plan: 'pro' },
+  });
+  return { id, email, token: signTestToken({ p: 'preferences', s: id }) };
 }
 
 /**

@@ -1,9 +1,15 @@
 // The `preferences` function over HTTP (SPEC §7): the page, saving name and lists, and unsubscribe
 // from all, against the real functions and migrations (data export and delete: preferences-data).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { callFunction, signTestToken, snapshot, sql, startFunctionsEmulator } from './kit';
+import {
+  callFunction,
+  createSubscriber,
+  signTestToken,
+  snapshot,
+  sql,
+  startFunctionsEmulator,
+} from './kit';
 
 let emu: RunningEmulator;
 
@@ -20,30 +26,17 @@ interface Person {
   token: string;
 }
 
-/** A fresh subscriber with a unique address and the given subscriptions ({slug: status}). */
+/** A fresh subscriber with the given subscriptions ({slug: status}) and their preferences token. */
 async function person(
   subscriptions: Record<string, string> = {},
   options: { status?: 'blocklisted'; name?: string; referredBy?: Person } = {},
 ): Promise<Person> {
-  const email = `prefs-${randomUUID()}@example.com`;
-  const [row] = await sql<{ id: string }>(
-    emu,
-    `insert into public.subscribers (email, name, attributes, referred_by)
-     values ($1, $2, '{"plan": "pro"}', $3) returning id`,
-    [email, options.name ?? 'Test Person', options.referredBy?.id ?? null],
-  );
-  for (const [slug, state] of Object.entries(subscriptions)) {
-    await sql(
-      emu,
-      `insert into public.subscriptions (subscriber_id, list_id, status)
-       select $1, id, $3 from public.lists where slug = $2`,
-      [row!.id, slug, state],
-    );
-  }
-  if (options.status === 'blocklisted') {
-    await sql(emu, `update public.subscribers set status = 'blocklisted' where id = $1`, [row!.id]);
-  }
-  return { id: row!.id, email, token: signTestToken({ p: 'preferences', s: row!.id }) };
+  const { id, email } = await createSubscriber(emu, subscriptions, {
+    ...options,
+    tag: 'prefs',
+    attributes: { plan: 'pro' },
+  });
+  return { id, email, token: signTestToken({ p: 'preferences', s: id }) };
 }
 
 async function statuses(who: Person): Promise<Record<string, string>> {

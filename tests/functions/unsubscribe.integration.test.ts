@@ -1,9 +1,15 @@
 // The `unsubscribe` function over HTTP (SPEC §7, RFC 8058): page data, one-click POST, page
 // buttons and undo, against the real functions, migrations and seed.
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { callFunction, signTestToken, snapshot, sql, startFunctionsEmulator } from './kit';
+import {
+  callFunction,
+  createSubscriber,
+  signTestToken,
+  snapshot,
+  sql,
+  startFunctionsEmulator,
+} from './kit';
 
 let emu: RunningEmulator;
 
@@ -20,28 +26,11 @@ interface Person {
 }
 
 /** A fresh subscriber with a unique address and the given subscriptions ({slug: status}). */
-async function person(
+function person(
   subscriptions: Record<string, string>,
   status: 'enabled' | 'blocklisted' = 'enabled',
 ): Promise<Person> {
-  const email = `unsub-${randomUUID()}@example.com`;
-  const [row] = await sql<{ id: string }>(
-    emu,
-    'insert into public.subscribers (email, name) values ($1, $2) returning id',
-    [email, 'Test Person'],
-  );
-  for (const [slug, state] of Object.entries(subscriptions)) {
-    await sql(
-      emu,
-      `insert into public.subscriptions (subscriber_id, list_id, status)
-       select $1, id, $3 from public.lists where slug = $2`,
-      [row!.id, slug, state],
-    );
-  }
-  if (status === 'blocklisted') {
-    await sql(emu, `update public.subscribers set status = 'blocklisted' where id = $1`, [row!.id]);
-  }
-  return { id: row!.id, email };
+  return createSubscriber(emu, subscriptions, { tag: 'unsub', status });
 }
 
 async function listId(slug: string): Promise<string> {
