@@ -1,5 +1,6 @@
 // The dashboard's headline numbers: a row of labelled figures (a description list).
 import styles from './StatTiles.module.css';
+import { formatCount } from '../../lib/admin/format';
 
 export interface Stat {
   label: string;
@@ -8,15 +9,13 @@ export interface Stat {
   tone?: 'brand' | 'success' | 'warning' | 'danger' | 'neutral';
 }
 
-const NUMBER = new Intl.NumberFormat();
-
 export function StatTiles({ stats, label }: { stats: Stat[]; label: string }) {
   return (
     <dl className={styles.tiles} aria-label={label}>
       {stats.map((s) => (
         <div key={s.label} className={`${styles.tile} ${styles[s.tone ?? 'neutral']}`}>
           <dt className={styles.label}>{s.label}</dt>
-          <dd className={styles.value}>{NUMBER.format(s.value)}</dd>
+          <dd className={styles.value}>{formatCount(s.value)}</dd>
           {s.hint ? <dd className={styles.hint}>{s.hint}</dd> : null}
         </div>
       ))}

@@ -1,6 +1,12 @@
-// Dates as the admin shows them: one formatter each, in the browser's locale and time zone.
+// Dates and counts as the admin shows them: one formatter each, in the browser's locale and time zone.
 const DAY = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const COUNT = new Intl.NumberFormat();
+
+/** "12,345" in the browser's locale. */
+export function formatCount(n: number): string {
+  return COUNT.format(n);
+}
 
 /** "22 Nov 2026"; an em dash for no date. */
 export function formatDay(iso: string | null | undefined): string {

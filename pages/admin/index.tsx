@@ -1,6 +1,7 @@
 // /admin/: totals by status and list, signups per day for 30 days, and a live feed of new signups.
 import { ListPlus, Radio } from 'lucide-react';
 import Link from 'next/link';
+import { ListCountCells, ListCountHeads } from '../../components/admin/ListCountColumns';
 import AdminLayout from '../../components/admin/AdminLayout';
 import styles from '../../components/admin/Dashboard.module.css';
 import { SignupChart } from '../../components/admin/SignupChart';
@@ -17,8 +18,6 @@ import {
 } from '../../components/ui';
 import { useDashboardTotals, useSignupsPerDay } from '../../lib/admin/use-dashboard';
 import { useSignupFeed } from '../../lib/admin/use-signup-feed';
-
-const NUMBER = new Intl.NumberFormat();
 
 function Totals() {
   const { data, error, isValidating, mutate } = useDashboardTotals();
@@ -73,15 +72,7 @@ function Totals() {
             <thead>
               <tr>
                 <th scope="col">List</th>
-                <th scope="col" className={tableStyles.num}>
-                  Confirmed
-                </th>
-                <th scope="col" className={tableStyles.num}>
-                  Pending
-                </th>
-                <th scope="col" className={tableStyles.num}>
-                  Unsubscribed
-                </th>
+                <ListCountHeads />
               </tr>
             </thead>
             <tbody>
@@ -90,15 +81,7 @@ function Totals() {
                   <th scope="row" className={tableStyles.full}>
                     {list.name}
                   </th>
-                  <td className={tableStyles.num} data-label="Confirmed">
-                    {NUMBER.format(list.counts.confirmed)}
-                  </td>
-                  <td className={tableStyles.num} data-label="Pending">
-                    {NUMBER.format(list.counts.pending)}
-                  </td>
-                  <td className={tableStyles.num} data-label="Unsubscribed">
-                    {NUMBER.format(list.counts.unsubscribed)}
-                  </td>
+                  <ListCountCells counts={list.counts} />
                 </tr>
               ))}
             </tbody>

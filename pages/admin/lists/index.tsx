@@ -1,6 +1,7 @@
 // /admin/lists/: every list with its subscription counts; admins create, edit and delete lists.
 import { ListPlus, Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
+import { ListCountCells, ListCountHeads } from '../../../components/admin/ListCountColumns';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import { ListEditor } from '../../../components/admin/ListEditor';
 import styles from '../../../components/admin/ListsPage.module.css';
@@ -16,11 +17,10 @@ import {
   Table,
   tableStyles,
 } from '../../../components/ui';
+import { formatCount } from '../../../lib/admin/format';
 import type { ListRow } from '../../../lib/admin/list-form';
 import type { ListWithCounts } from '../../../lib/admin/lists';
 import { useLists, useListWrites } from '../../../lib/admin/use-lists';
-
-const NUMBER = new Intl.NumberFormat();
 
 type Editing = { list: ListRow | null } | null;
 
@@ -41,15 +41,7 @@ function ListsTable({
         <tr>
           <th scope="col">List</th>
           <th scope="col">Settings</th>
-          <th scope="col" className={tableStyles.num}>
-            Confirmed
-          </th>
-          <th scope="col" className={tableStyles.num}>
-            Pending
-          </th>
-          <th scope="col" className={tableStyles.num}>
-            Unsubscribed
-          </th>
+          <ListCountHeads />
           {canWrite ? (
             <th scope="col" className={tableStyles.actions}>
               <span className="visually-hidden">Actions</span>
@@ -76,15 +68,7 @@ function ListsTable({
                 {list.waitlist ? <Badge tone="brand">Waitlist</Badge> : null}
               </span>
             </td>
-            <td className={tableStyles.num} data-label="Confirmed">
-              {NUMBER.format(list.counts.confirmed)}
-            </td>
-            <td className={tableStyles.num} data-label="Pending">
-              {NUMBER.format(list.counts.pending)}
-            </td>
-            <td className={tableStyles.num} data-label="Unsubscribed">
-              {NUMBER.format(list.counts.unsubscribed)}
-            </td>
+            <ListCountCells counts={list.counts} />
             {canWrite ? (
               <td className={`${tableStyles.actions} ${tableStyles.full}`}>
                 <span className={styles.rowActions}>
@@ -235,7 +219,7 @@ function ListsContent() {
             {deleting ? (
               <p>
                 The list <strong>{deleting.slug}</strong> and its{' '}
-                {NUMBER.format(
+                {formatCount(
                   deleting.counts.confirmed +
                     deleting.counts.pending +
                     deleting.counts.unsubscribed,
