@@ -4,13 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import {
   callFunction,
-  createSubscriber,
   clientFor,
   signTestToken,
   snapshot,
   sql,
   startFunctionsEmulator,
 } from './kit';
+import { preferencesPerson, type Person } from './preferences-kit';
 
 let emu: RunningEmulator;
 
@@ -21,24 +21,10 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-interface Person {
-  id: string;
-  email: string;
-  token: string;
-}
-
-/** A fresh subscriber with the given subscriptions ({slug: status}) and their preferences token. */
-async function person(
-  subscriptions: Record<string, string> = {},
-  options: { status?: 'blocklisted'; name?: string; referredBy?: Person } = {},
-): Promise<Person> {
-  const { id, email } = await createSubscriber(emu, subscriptions, {
-    ...options,
-    tag: 'prefs',
-    attributes: { plan: 'pro' },
-  });
-  return { id, email, token: signTestToken({ p: 'preferences', s: id }) };
-}
+const person = (
+  subscriptions?: Record<string, string>,
+  options?: Parameters<typeof preferencesPerson>[2],
+): Promise<Person> => preferencesPerson(emu, subscriptions, options);
 
 /**
  * Events written after the arrangement (which the kit's SQL writes with source "system"); rows

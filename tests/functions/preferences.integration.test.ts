@@ -2,14 +2,8 @@
 // from all, against the real functions and migrations (data export and delete: preferences-data).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import {
-  callFunction,
-  createSubscriber,
-  signTestToken,
-  snapshot,
-  sql,
-  startFunctionsEmulator,
-} from './kit';
+import { callFunction, snapshot, sql, startFunctionsEmulator } from './kit';
+import { preferencesPerson, type Person } from './preferences-kit';
 
 let emu: RunningEmulator;
 
@@ -20,24 +14,10 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-interface Person {
-  id: string;
-  email: string;
-  token: string;
-}
-
-/** A fresh subscriber with the given subscriptions ({slug: status}) and their preferences token. */
-async function person(
-  subscriptions: Record<string, string> = {},
-  options: { status?: 'blocklisted'; name?: string; referredBy?: Person } = {},
-): Promise<Person> {
-  const { id, email } = await createSubscriber(emu, subscriptions, {
-    ...options,
-    tag: 'prefs',
-    attributes: { plan: 'pro' },
-  });
-  return { id, email, token: signTestToken({ p: 'preferences', s: id }) };
-}
+const person = (
+  subscriptions?: Record<string, string>,
+  options?: Parameters<typeof preferencesPerson>[2],
+): Promise<Person> => preferencesPerson(emu, subscriptions, options);
 
 async function statuses(who: Person): Promise<Record<string, string>> {
   const rows = await sql<{ slug: string; status: string }>(
