@@ -36,6 +36,11 @@ export interface StartEmulatorOptions {
   /** Mail catcher ports; 0 picks free ones. Defaults 54324 (web/API) and 54325 (SMTP). */
   mailWebPort?: number;
   mailSmtpPort?: number;
+  /**
+   * Where functions send mail (POSTBOX_SMTP_HOST/PORT); default the mail catcher. Benchmarks point
+   * it at a faster sink; Auth's own mail still goes to the catcher.
+   */
+  functionsSmtp?: { host: string; port: number };
   /** Native Postgres instead of PGlite. Default: process.env.DATABASE_URL. */
   databaseUrl?: string;
   /** Folder holding `supabase/`. Default: the current directory. */
@@ -154,7 +159,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       keys: KEYS,
       dbUrl: opened.url,
       // The mail catcher's SMTP server, whose port may have been picked at start.
-      extraEnv: { POSTBOX_SMTP_HOST: host, POSTBOX_SMTP_PORT: String(mail.smtpPort) },
+      extraEnv: {
+        POSTBOX_SMTP_HOST: options.functionsSmtp?.host ?? host,
+        POSTBOX_SMTP_PORT: String(options.functionsSmtp?.port ?? mail.smtpPort),
+      },
       watch: options.watchFunctions,
       log,
     });
@@ -168,7 +176,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       nodeListener(gateway, () => url),
     );
     // pg_cron/pg_net stand-ins: jobs and HTTP requests run once the gateway they may call is up.
-    const cron = createCronService({ db, log });
+    const cron = createCronService({ db, log, gatewayUrl: url });
     cleanups.push(() => cron.stop());
     await cron.start();
 

@@ -16,6 +16,23 @@ export interface NetWorker {
 
 /** pg_net's User-Agent, sent with every request that has headers (core.c). */
 const USER_AGENT = 'pg_net/0.20.0';
+/**
+ * Names the database uses for the API gateway inside the Supabase CLI's Docker network (the Kong
+ * container's aliases, port 8000). The emulator has no such network, so requests to them go to its
+ * own gateway: a migration can name `http://kong:8000` and reach whichever emulator runs it.
+ */
+const INTERNAL_GATEWAY_HOSTS = new Set(['kong:8000', 'api.supabase.internal:8000']);
+
+/** `url` with an internal gateway origin replaced by `gatewayUrl`'s (when one is given). */
+export function resolveInternalUrl(url: URL, gatewayUrl: string | undefined): URL {
+  if (!gatewayUrl || url.protocol !== 'http:' || !INTERNAL_GATEWAY_HOSTS.has(url.host)) return url;
+  const gateway = new URL(gatewayUrl);
+  const resolved = new URL(url.href);
+  resolved.protocol = gateway.protocol;
+  resolved.host = gateway.host;
+  return resolved;
+}
+
 /** pg_net.batch_size and pg_net.ttl defaults. */
 const BATCH_SIZE = 200;
 const TTL = '6 hours';
@@ -60,6 +77,8 @@ function timeoutMessage(timeoutMs: number, elapsedMs: number): string {
  */
 export function startNetWorker(opts: {
   db: Db;
+  /** This emulator's gateway, which `http://kong:8000` stands for. */
+  gatewayUrl?: string;
   pollMs?: number;
   log?: (message: string) => void;
 }): NetWorker {
@@ -96,7 +115,7 @@ export function startNetWorker(opts: {
     const started = performance.now();
     const timer = setTimeout(() => abort.abort(), req.timeout_milliseconds);
     try {
-      const url = new URL(req.url);
+      const url = resolveInternalUrl(new URL(req.url), opts.gatewayUrl);
       if (url.protocol !== 'http:' && url.protocol !== 'https:') {
         await record(req.id, { error: 'Unsupported protocol', timedOut: false });
         return;

@@ -154,6 +154,14 @@ describe('pg_net stand-in', () => {
     expect(row).toMatchObject({ status_code: 200, timed_out: false, error_msg: null });
   });
 
+  it("sends http://kong:8000 to its own gateway, as the CLI's Docker network does", async () => {
+    const { rows } = await client.query('select net.http_get($1) as id', [
+      'http://kong:8000/health',
+    ]);
+    const row = await response(rows[0].id);
+    expect(row).toMatchObject({ status_code: 200, timed_out: false, error_msg: null });
+  });
+
   it('sends nothing for a request whose transaction rolled back', async () => {
     await client.query('begin');
     await client.query('select net.http_get($1)', [`${target}/rolled-back`]);

@@ -5,6 +5,8 @@ import { startCronScheduler, type CronScheduler } from './scheduler.js';
 
 export interface CronServiceOptions {
   db: Db;
+  /** The emulator's own gateway URL: pg_net requests to `http://kong:8000` go there. */
+  gatewayUrl?: string;
   /** How often due jobs are looked for (default 250 ms, so '1 seconds' jobs keep time). */
   tickMs?: number;
   /** Fallback re-read of cron.job when no change is notified (default 5 s). */

@@ -353,13 +353,15 @@ describe('process-queue access', () => {
 
 describe('the schedule', () => {
   it('runs process-queue every 10 seconds through pg_cron and pg_net', async () => {
-    // Point the job at this emulator (the migration's local default is the standard port).
-    await sql(
+    // No set-up: the job names the internal gateway, which every emulator answers as its own.
+    const secrets = await sql<{ name: string; value: string }>(
       emu,
-      `update private.scheduler_secrets set value = case name
-         when 'postbox_project_url' then $1 else $2 end`,
-      [emu.url, emu.keys.serviceRole],
+      `select name, value from private.scheduler_secrets order by name`,
     );
+    expect(secrets).toEqual([
+      { name: 'postbox_project_url', value: 'http://kong:8000' },
+      { name: 'postbox_service_role_key', value: emu.keys.serviceRole },
+    ]);
     const slug = await listWithSubscribers(emu, 'cron', 2);
     const id = await newCampaign(emu, [slug]);
     const at = new Date(Date.now() + 1000).toISOString();
