@@ -1,45 +1,12 @@
 // Campaign bodies (SPEC §5): Markdown → sanitised HTML (what campaigns.body_html and the archive
 // hold) and a plain-text part derived from the same Markdown. Pure: no Deno APIs, no I/O.
+// The HTML rules live in lib/campaign-render.ts, shared with the editor's preview in the browser.
+import { renderCampaignHtmlWith } from '../../../lib/campaign-render.ts';
 import { Lexer, marked, sanitizeHtml, type Token, type Tokens } from './deps.ts';
-
-/** Images get a fixed inline style so they never overflow the 600 px column of mail clients. */
-const IMAGE_STYLE = 'max-width:100%;height:auto';
-
-const SANITIZE_OPTIONS = {
-  allowedTags: [
-    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code'],
-    ...['ul', 'ol', 'li', 'strong', 'b', 'em', 'i', 'del', 's', 'a', 'img', 'sup', 'sub'],
-    ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
-  ],
-  allowedAttributes: {
-    a: ['href', 'title', 'rel'],
-    img: ['src', 'alt', 'title', 'width', 'height', 'style'],
-    ol: ['start'],
-    th: ['align'],
-    td: ['align'],
-  },
-  // No javascript:, data:, vbscript: … anywhere; images only over http(s).
-  allowedSchemes: ['http', 'https', 'mailto'],
-  allowedSchemesByTag: { img: ['http', 'https'] },
-  allowProtocolRelative: false,
-  // script, style, textarea… are dropped with their content; other unknown tags keep their text.
-  disallowedTagsMode: 'discard' as const,
-  transformTags: {
-    a: (tagName: string, attribs: Record<string, string>) => ({
-      tagName,
-      attribs: { ...attribs, rel: 'noopener' },
-    }),
-    img: (tagName: string, attribs: Record<string, string>) => ({
-      tagName,
-      attribs: { ...attribs, style: IMAGE_STYLE },
-    }),
-  },
-};
 
 /** Markdown (raw HTML allowed, then sanitised) → HTML without scripts, handlers or unsafe URLs. */
 export function renderCampaignHtml(markdown: string): string {
-  const html = marked.parse(markdown, { async: false, gfm: true }) as string;
-  return sanitizeHtml(html, SANITIZE_OPTIONS).trim();
+  return renderCampaignHtmlWith({ marked, sanitizeHtml }, markdown);
 }
 
 const ENTITIES: Record<string, string> = {
