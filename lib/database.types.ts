@@ -507,6 +507,33 @@ export type Database = {
         }
         Returns: Json
       }
+      archive_issue: {
+        Args: { p_slug: string }
+        Returns: {
+          id: string
+          slug: string
+          subject: string
+          preheader: string
+          body_html: string
+          finished_at: string
+        }[]
+      }
+      archive_issues: {
+        Args: {
+          p_limit?: number
+          p_before_at?: string
+          p_before_id?: string
+          p_after_at?: string
+          p_after_id?: string
+        }
+        Returns: {
+          id: string
+          slug: string
+          subject: string
+          preheader: string
+          finished_at: string
+        }[]
+      }
       campaign_action: {
         Args: { p_campaign_id: string; p_action: string; p_at?: string }
         Returns: {
@@ -538,6 +565,33 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      campaign_recipient_count: {
+        Args: { p_list_ids: string[] }
+        Returns: number
+      }
+      campaign_report: {
+        Args: { p_campaign_id: string }
+        Returns: {
+          campaign_id: string
+          status: string
+          recipients: number
+          queued: number
+          sending: number
+          sent: number
+          failed: number
+          bounced: number
+          deferred: number
+          unsubscribed: number
+          complained: number
+          opens: number
+          unique_opens: number
+          machine_opens: number
+          clicks: number
+          unique_clicks: number
+          started_at: string
+          finished_at: string
+        }[]
       }
       claim_deliveries: {
         Args: { p_limit: number; p_claim_timeout?: unknown }
