@@ -824,6 +824,16 @@ export type Database = {
         }
         Returns: Json
       }
+      record_email_events: { Args: { p_events: Json }; Returns: Json }
+      record_tracking_event: {
+        Args: {
+          p_type: string
+          p_subscriber: string
+          p_campaign: string
+          p_data: Json
+        }
+        Returns: boolean
+      }
       release_delivery_claims: {
         Args: { p_claim_token: string }
         Returns: number
@@ -932,6 +942,15 @@ export type Database = {
       }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
+        Returns: Json
+      }
+      unsubscribe_with_campaign: {
+        Args: {
+          p_subscriber: string
+          p_lists: string[]
+          p_source: string
+          p_campaign: string
+        }
         Returns: Json
       }
       update_preferences: {
