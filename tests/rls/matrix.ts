@@ -71,21 +71,23 @@ export const TABLES: Record<Table, Record<TableOp, Row>> = {
 };
 
 /**
- * SPEC §6 "editor: + write draft campaigns", "anon: archived sent campaigns"; only a draft is
- * editable (SPEC §4). Status changes go through send-campaign (service role). A row left out is
- * not a client operation: campaign_lists rows are chosen or unchosen, never updated.
+ * SPEC §6 "editor: + write draft campaigns"; only a draft is editable (SPEC §4). Status changes go
+ * through send-campaign (service role). A row left out is not a client operation: campaign_lists
+ * rows are chosen or unchosen, never updated. "anon: archived sent campaigns" is answered by
+ * archive_issues() and archive_issue() (lib/archive.integration.test.ts), which give everyone the
+ * reader's columns only; the table itself is for members.
  */
 // prettier-ignore
 export const CAMPAIGN_TABLES: Record<CampaignTarget, Partial<Record<TableOp, Row>>> = {
   //              anon        nonMember   viewer      editor      admin       owner       service
   campaigns: {
-    select:     ['public',   'public',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
     insert:     ['no-grant', 'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
     update:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
   },
   'sent campaigns': {
-    select:     ['ok',       'ok',       'ok',       'ok',       'ok',       'ok',       'ok'],
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
     update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
   },
