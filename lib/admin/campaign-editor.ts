@@ -1,0 +1,189 @@
+// Reads and writes of the campaign editor: one campaign with its lists, a new draft, content and
+// list saves (drafts only, as RLS and the grants allow), the recipient count, and the actions of
+// send-campaign. They take the client so hooks pass the browser's and tests a member's.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database } from '../database.types';
+import {
+  isRecord,
+  isString,
+  parseArray,
+  readFunctionResult,
+  type FunctionFailure,
+} from '../functions';
+import type { SupabaseResult } from '../use-query';
+import {
+  campaignValues,
+  campaignWriteError,
+  NEW_CAMPAIGN_NAME,
+  type CampaignField,
+  type CampaignForm,
+  type CampaignRow,
+  type FieldError,
+} from './campaign-editor-form';
+
+type Client = SupabaseClient<Database>;
+
+export interface EditableCampaign {
+  campaign: CampaignRow;
+  /** Ids of the chosen lists. */
+  listIds: string[];
+}
+
+export type WriteResult<T> = ({ ok: true } & T) | ({ ok: false } & FieldError);
+
+/** One campaign and its lists; data null when it does not exist (or RLS hides it). */
+export async function loadCampaign(
+  client: Client,
+  id: string,
+): Promise<SupabaseResult<EditableCampaign>> {
+  const [campaign, lists] = await Promise.all([
+    client.from('campaigns').select('*').eq('id', id).maybeSingle(),
+    client.from('campaign_lists').select('list_id').eq('campaign_id', id),
+  ]);
+  if (campaign.error) return { data: null, error: campaign.error };
+  if (lists.error) return { data: null, error: lists.error };
+  if (!campaign.data) return { data: null, error: null };
+  return {
+    data: { campaign: campaign.data, listIds: (lists.data ?? []).map((r) => r.list_id) },
+    error: null,
+  };
+}
+
+/** A new, empty draft (editors and up); answers its id. */
+export async function createDraft(client: Client): Promise<WriteResult<{ id: string }>> {
+  const { data, error } = await client
+    .from('campaigns')
+    .insert({ name: NEW_CAMPAIGN_NAME })
+    .select('id')
+    .single();
+  if (error) return { ok: false, ...campaignWriteError(error) };
+  return { ok: true, id: data.id };
+}
+
+const NOT_A_DRAFT: FieldError = {
+  field: null,
+  message: 'Only drafts can be edited. This campaign is no longer a draft.',
+};
+
+/** Saves the content columns of a draft; refuses (without writing) once it is not a draft. */
+export async function saveCampaign(
+  client: Client,
+  id: string,
+  form: CampaignForm,
+): Promise<WriteResult<{ campaign: CampaignRow }>> {
+  const { data, error } = await client
+    .from('campaigns')
+    .update(campaignValues(form))
+    .eq('id', id)
+    .eq('status', 'draft')
+    .select('*')
+    .maybeSingle();
+  if (error) return { ok: false, ...campaignWriteError(error) };
+  // RLS lets only drafts be updated: no row back means it was sent, scheduled or deleted meanwhile.
+  if (!data) return { ok: false, ...NOT_A_DRAFT };
+  return { ok: true, campaign: data };
+}
+
+/** Makes the draft's lists exactly `listIds` (adds the new ones, removes the others). */
+export async function saveCampaignLists(
+  client: Client,
+  id: string,
+  listIds: string[],
+  previous: string[],
+): Promise<WriteResult<object>> {
+  const wanted = new Set(listIds);
+  const added = listIds.filter((l) => !previous.includes(l));
+  const removed = previous.filter((l) => !wanted.has(l));
+  if (added.length) {
+    const { error } = await client.from('campaign_lists').upsert(
+      added.map((list_id) => ({ campaign_id: id, list_id })),
+      { onConflict: 'campaign_id,list_id', ignoreDuplicates: true },
+    );
+    if (error) return { ok: false, field: 'lists', message: campaignWriteError(error).message };
+  }
+  if (removed.length) {
+    const { error } = await client
+      .from('campaign_lists')
+      .delete()
+      .eq('campaign_id', id)
+      .in('list_id', removed);
+    if (error) return { ok: false, field: 'lists', message: campaignWriteError(error).message };
+  }
+  return { ok: true };
+}
+
+/** Enabled subscribers confirmed on any of the lists, each once (0 for non-members, under RLS). */
+export async function recipientCount(
+  client: Client,
+  listIds: string[],
+): Promise<SupabaseResult<number>> {
+  if (listIds.length === 0) return { data: 0, error: null };
+  const { data, error } = await client.rpc('campaign_recipient_count', { p_list_ids: listIds });
+  return { data: data ?? null, error };
+}
+
+export type CampaignAction = 'send' | 'schedule' | 'pause' | 'resume' | 'cancel';
+
+const FIELDS: Record<string, CampaignField> = {
+  at: 'at',
+  emails: 'emails',
+  subject: 'subject',
+  lists: 'lists',
+};
+
+function actionFailure(outcome: FunctionFailure): { ok: false } & FieldError {
+  return {
+    ok: false,
+    field: outcome.field ? (FIELDS[outcome.field] ?? null) : null,
+    message: outcome.message,
+  };
+}
+
+function parseCampaign(data: unknown): CampaignRow | null {
+  if (!isRecord(data) || !isRecord(data.campaign)) return null;
+  const row = data.campaign;
+  return isString(row.id) && isString(row.status) ? (row as unknown as CampaignRow) : null;
+}
+
+/** send / schedule (with `at`) / pause / resume / cancel through send-campaign. */
+export async function runCampaignAction(
+  client: Client,
+  id: string,
+  action: CampaignAction,
+  at?: string,
+): Promise<WriteResult<{ campaign: CampaignRow }>> {
+  const body: Record<string, unknown> = { campaign_id: id, action };
+  if (at) body.at = at;
+  const outcome = await readFunctionResult(
+    await client.functions.invoke('send-campaign', { body }),
+    parseCampaign,
+  );
+  return outcome.ok ? { ok: true, campaign: outcome.data } : actionFailure(outcome);
+}
+
+/** A test to team addresses (the caller's own when `emails` is empty); answers who got it. */
+export async function sendTest(
+  client: Client,
+  id: string,
+  emails: string[],
+): Promise<WriteResult<{ sent: string[] }>> {
+  const body: Record<string, unknown> = { campaign_id: id, action: 'test' };
+  if (emails.length) body.emails = emails;
+  const outcome = await readFunctionResult(
+    await client.functions.invoke('send-campaign', { body }),
+    (data) => (isRecord(data) ? parseArray(data.sent, (e) => (isString(e) ? e : null)) : null),
+  );
+  return outcome.ok ? { ok: true, sent: outcome.data } : actionFailure(outcome);
+}
+
+/** "a@x.test, b@x.test" → addresses, trimmed and lower-cased, blanks dropped. */
+export function parseEmailList(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[\s,;]+/)
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+}
