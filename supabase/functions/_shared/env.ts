@@ -19,6 +19,9 @@ export const env = {
   siteUrl: () => setting('POSTBOX_SITE_URL', 'http://127.0.0.1:3000').replace(/\/+$/, ''),
   tokenSecret: () =>
     setting('POSTBOX_TOKEN_SECRET', 'postbox-local-token-secret-not-for-production'),
+  /** The shared secret the mail provider's webhook (email-events) sends. */
+  webhookSecret: () =>
+    setting('POSTBOX_WEBHOOK_SECRET', 'postbox-local-webhook-secret-not-for-production'),
   ownerEmail: () => setting('POSTBOX_OWNER_EMAIL', 'owner@example.com').trim().toLowerCase(),
   /** The public URL of a function, as links in emails use it. */
   functionUrl: (name: string) =>

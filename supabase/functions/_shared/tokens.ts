@@ -3,7 +3,8 @@
 import { AppError } from './errors.ts';
 import { env } from './env.ts';
 
-export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences';
+/** `open` and `click`: the tracking pixel and link redirect of one campaign message (track). */
+export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences' | 'open' | 'click';
 
 export interface TokenPayload {
   /** What the token is for; a token for one purpose never works for another. */
@@ -16,6 +17,10 @@ export interface TokenPayload {
   e?: number;
   /** Single-use nonce (confirm links), checked against the database. */
   n?: string;
+  /** Campaign id: the campaign whose email carried the link (unsubscribe, open, click). */
+  c?: string;
+  /** Click links: SHA-256 (base64url) of the target URL, so only that URL is redirected to. */
+  h?: string;
 }
 
 export const CONFIRM_LIFETIME_SECONDS = 7 * 24 * 60 * 60;

@@ -1,0 +1,53 @@
+// The track function's answers: `?t=` alone is the open pixel (a 1×1 transparent GIF), `?t=&u=`
+// a click (302 to `u` only when the token was signed for exactly that URL). Both record an
+// event through record_tracking_event, which writes only while the matching setting is on, so
+// links in old messages keep working after tracking is switched off.
+import { rpc } from '../_shared/db.ts';
+import {
+  isMachineUserAgent,
+  readTrackToken,
+  type TrackToken,
+} from '../_shared/campaign-tracking.ts';
+
+/** The smallest transparent GIF (1×1, 43 bytes). */
+const PIXEL = Uint8Array.from(
+  atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'),
+  (c) => c.charCodeAt(0),
+);
+
+/** Every open should reach us, and the token must not leak to the target site as a Referer. */
+const NO_STORE = {
+  'Cache-Control': 'no-store, no-cache, must-revalidate, max-age=0, private',
+  Pragma: 'no-cache',
+  Expires: '0',
+  'Referrer-Policy': 'no-referrer',
+};
+
+export async function handleTrack(req: Request): Promise<Response> {
+  const params = new URL(req.url).searchParams;
+  const token = await readTrackToken(params.get('t'), params.get('u'));
+  // HEAD is what link checkers and scanners send: answered alike, never counted.
+  if (req.method === 'GET') await record(token, req.headers.get('user-agent'));
+  if (token.kind === 'click') {
+    return new Response(null, { status: 302, headers: { ...NO_STORE, Location: token.url! } });
+  }
+  return new Response(req.method === 'HEAD' ? null : PIXEL, {
+    status: 200,
+    headers: { ...NO_STORE, 'Content-Type': 'image/gif', 'Content-Length': String(PIXEL.length) },
+  });
+}
+
+/** Records the event; a failure is logged and the reader still gets the image or the page. */
+async function record(token: TrackToken, userAgent: string | null): Promise<void> {
+  try {
+    await rpc('record_tracking_event', {
+      p_type: token.kind === 'open' ? 'opened' : 'clicked',
+      p_subscriber: token.subscriberId,
+      p_campaign: token.campaignId,
+      p_data:
+        token.kind === 'open' ? { machine: isMachineUserAgent(userAgent) } : { url: token.url },
+    });
+  } catch (error) {
+    console.error('recording a tracking event failed', error);
+  }
+}
