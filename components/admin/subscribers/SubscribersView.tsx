@@ -1,7 +1,8 @@
-// The body of /admin/subscribers/: filters, the keyset-paged table with selection and bulk actions,
-// and its loading, empty, no-match and error states.
+// The body of /admin/subscribers/: filters (kept in the address), import and export, the keyset-paged
+// table with selection and bulk actions, and its loading, empty, no-match and error states.
 import { ChevronLeft, ChevronRight, SearchX, Users } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useRouter } from 'next/router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
   cursorAfter,
   cursorBefore,
@@ -12,6 +13,11 @@ import {
   type SubscriberFilters,
 } from '../../../lib/admin/subscriber-query';
 import {
+  filtersFromQuery,
+  hasFilterQuery,
+  queryFromFilters,
+} from '../../../lib/admin/subscriber-url';
+import {
   useListOptions,
   useSubscriberCount,
   useSubscribers,
@@ -19,6 +25,9 @@ import {
 import { useAdmin } from '../AdminContext';
 import { Button, Card, EmptyState, ErrorState, LoadingState } from '../../ui';
 import { BulkActions, BulkResultMessage, type BulkResult } from './BulkActions';
+import { ExportSubscribers } from './ExportSubscribers';
+import { ImportSubscribers } from './ImportSubscribers';
+import ieStyles from './ImportExport.module.css';
 import { SubscriberFilterBar } from './SubscriberFilterBar';
 import { SubscribersTable } from './SubscribersTable';
 import styles from './Subscribers.module.css';
@@ -39,6 +48,10 @@ export function SubscribersView() {
     [lists.data],
   );
   const selectable = can('manage-subscribers');
+  const router = useRouter();
+  // The address is read once (a link from the dashboard or the lists page lands filtered), then
+  // follows the filters, so a filtered page can be reloaded or shared.
+  const [fromUrl, setFromUrl] = useState(false);
 
   const changeFilters = useCallback((next: SubscriberFilters) => {
     setFilters(next);
@@ -47,6 +60,23 @@ export function SubscribersView() {
     setSelected(new Set());
     setResult(null);
   }, []);
+
+  useEffect(() => {
+    if (fromUrl || !router.isReady) return;
+    // A list named by slug needs the lists first (if they fail, the other filters still apply).
+    if (hasFilterQuery(router.query) && !lists.data && !lists.error) return;
+    changeFilters(filtersFromQuery(router.query, lists.data ?? []));
+    setFromUrl(true);
+  }, [fromUrl, router.isReady, router.query, lists.data, lists.error, changeFilters]);
+
+  const { replace, pathname } = router;
+  useEffect(() => {
+    if (!fromUrl) return;
+    const query = queryFromFilters(filters, lists.data ?? []);
+    const current = new URLSearchParams(window.location.search).toString();
+    if (new URLSearchParams(query).toString() === current) return;
+    void replace({ pathname, query }, undefined, { shallow: true, scroll: false });
+  }, [fromUrl, filters, lists.data, replace, pathname]);
 
   const go = (next: Cursor | null, delta: number) => {
     setCursor(next);
@@ -148,6 +178,21 @@ export function SubscribersView() {
 
   return (
     <div className={styles.stack}>
+      <div className={ieStyles.toolbar}>
+        {can('import-export') ? (
+          <>
+            <ImportSubscribers
+              lists={lists.data ?? []}
+              onShowList={(listId) => changeFilters({ ...NO_FILTERS, listId })}
+            />
+            <ExportSubscribers filters={filters} lists={lists.data ?? []} filtered={filtered} />
+          </>
+        ) : (
+          <p className={ieStyles.toolbarNote}>
+            Importing and exporting subscribers is for admins and owners.
+          </p>
+        )}
+      </div>
       <BulkResultMessage result={result} />
       <Card flush>
         <SubscriberFilterBar filters={filters} lists={lists.data ?? []} onChange={changeFilters} />

@@ -1,0 +1,299 @@
+// What the import dialog knows about a CSV before uploading it (SPEC §5): the file checks, the
+// delimiter and header read the way import-subscribers reads them, the first rows, which column
+// becomes email, name or an attribute, and a quote-aware row count for the 1,000,000-row limit.
+
+/** SPEC §5: at most 50 MB (the `imports` bucket's file_size_limit is 52428800 bytes). */
+export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+/** SPEC §5: at most 1,000,000 data rows. */
+export const MAX_IMPORT_ROWS = 1_000_000;
+/** How much of the file the preview reads (the function refuses a header over 64 KB too). */
+export const PREVIEW_BYTES = 64 * 1024;
+export const PREVIEW_ROWS = 5;
+/** What the bucket accepts; the upload is always sent as text/csv. */
+export const IMPORT_ACCEPT = '.csv,text/csv';
+
+export type Delimiter = ',' | ';' | '\t';
+
+export interface FileLike {
+  name: string;
+  size: number;
+}
+
+/** Null when the file may be imported, else the message to show at the file field. */
+export function checkImportFile(file: FileLike): string | null {
+  if (!/\.csv$/i.test(file.name)) return 'Choose a .csv file.';
+  if (file.size === 0) return 'That file is empty.';
+  if (file.size > MAX_IMPORT_BYTES) {
+    return `That file is ${formatBytes(file.size)}; an import may be at most 50 MB.`;
+  }
+  return null;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * The delimiter used most often outside quotes on the header row (comma when none is), exactly as
+ * supabase/functions/_shared/csv-scan.ts detectDelimiter decides it.
+ */
+export function detectDelimiter(headerText: string): Delimiter {
+  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0 };
+  let inQuotes = false;
+  for (const ch of headerText) {
+    if (ch === '"') inQuotes = !inQuotes;
+    else if (!inQuotes && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
+  }
+  let best: Delimiter = ',';
+  for (const candidate of [';', '\t'] as const) {
+    if (counts[candidate] > counts[best]) best = candidate;
+  }
+  return best;
+}
+
+const QUOTE = 0x22;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Bytes of a UTF-8 BOM at the start, if any (neither the parser nor the function counts it). */
+export function bomLength(bytes: Uint8Array): number {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+}
+
+const COMMA = 0x2c;
+const SEMICOLON = 0x3b;
+const TAB = 0x09;
+
+/**
+ * Counts data rows (non-empty records after the header) chunk by chunk with the function's first
+ * pass rules (csv-scan.ts): a newline outside quotes ends a record, only a quote that starts a
+ * field opens quoting (elsewhere it is text), `""` inside quotes is a quote, blank lines do not count.
+ */
+export class RowCounter {
+  private inQuotes = false;
+  private afterClose = false;
+  private fieldStart = true;
+  private content = false;
+  private records = 0;
+  private lines = 1;
+  private offset = 0;
+  /** Byte offset just after the first record and the physical lines it took (the header). */
+  header: { end: number; lines: number } | null = null;
+
+  push(chunk: Uint8Array): void {
+    const start = this.offset === 0 ? bomLength(chunk) : 0;
+    for (let i = start; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (this.inQuotes) {
+        if (b === QUOTE) {
+          this.inQuotes = false;
+          this.afterClose = true;
+        } else if (b === LF) this.lines++;
+        continue;
+      }
+      if (this.afterClose) {
+        this.afterClose = false;
+        if (b === QUOTE) {
+          this.inQuotes = true;
+          continue;
+        }
+      }
+      if (b === QUOTE) {
+        if (this.fieldStart) this.inQuotes = true;
+        this.fieldStart = false;
+        this.content = true;
+      } else if (b === LF) {
+        if (this.content) {
+          this.records++;
+          this.header ??= { end: this.offset + i + 1, lines: this.lines };
+        }
+        this.content = false;
+        this.fieldStart = true;
+        this.lines++;
+      } else if (b === COMMA || b === SEMICOLON || b === TAB) {
+        this.fieldStart = true;
+        this.content = true;
+      } else if (b !== CR) {
+        this.fieldStart = false;
+        this.content = true;
+      }
+    }
+    this.offset += chunk.length;
+  }
+
+  /** Data rows so far (the header excluded); call after the last chunk for the total. */
+  rows(): number {
+    return Math.max(0, this.records + (this.content ? 1 : 0) - 1);
+  }
+}
+
+/**
+ * Where the header record ends: the byte just after its newline (blank lines before it skipped)
+ * and the physical lines it takes. Null when the head holds no complete header line.
+ */
+export function headerEnd(bytes: Uint8Array): { end: number; lines: number } | null {
+  const counter = new RowCounter();
+  counter.push(bytes);
+  return counter.header;
+}
+
+/** Counts the rows of a file, stopping early once it is over `max` (the answer is then max + 1). */
+export async function countRows(
+  stream: ReadableStream<Uint8Array>,
+  max = MAX_IMPORT_ROWS,
+): Promise<number> {
+  const counter = new RowCounter();
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      counter.push(value);
+      if (counter.rows() > max) return max + 1;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return counter.rows();
+}
+
+/** Which column is which, by index; `null` when there is none. */
+export interface ColumnMapping {
+  email: number | null;
+  name: number | null;
+}
+
+/** The function's rule: columns named `email` and `name` (any case, trimmed); the rest attributes. */
+export function defaultMapping(columns: string[]): ColumnMapping {
+  const lower = columns.map((c) => c.trim().toLowerCase());
+  const email = lower.indexOf('email');
+  const name = lower.indexOf('name');
+  return { email: email >= 0 ? email : null, name: name >= 0 ? name : null };
+}
+
+export type ColumnRole = 'email' | 'name' | 'attribute';
+
+/** Every column with what it becomes: email, name, or the attribute key it is stored under. */
+export function describeColumns(
+  columns: string[],
+  mapping: ColumnMapping,
+): Array<{ index: number; column: string; role: ColumnRole; key: string }> {
+  return columns.map((column, index) => {
+    if (index === mapping.email) return { index, column, role: 'email', key: 'email' };
+    if (index === mapping.name) return { index, column, role: 'name', key: 'name' };
+    return { index, column, role: 'attribute', key: attributeKey(column, index) };
+  });
+}
+
+/** The attribute key of a column: its trimmed name, or `column_<n>` when it has none. */
+function attributeKey(column: string, index: number): string {
+  return column.trim() || `column_${index + 1}`;
+}
+
+function isDefault(columns: string[], mapping: ColumnMapping): boolean {
+  const plain = defaultMapping(columns);
+  return plain.email === mapping.email && plain.name === mapping.name;
+}
+
+/** One header field, quoted when it holds the delimiter, a quote or a line break. */
+function csvField(value: string, delimiter: Delimiter): string {
+  return value.includes(delimiter) || /["\r\n]/.test(value)
+    ? `"${value.replace(/"/g, '""')}"`
+    : value;
+}
+
+/**
+ * The header to upload instead of the file's when the user picked other columns for email or
+ * name: the function knows columns only by those names, so the chosen ones are renamed and a
+ * column that was named `email` or `name` keeps its data as an attribute under another key.
+ * Null when the file's own header already says what the user chose.
+ */
+export function rewrittenHeader(
+  columns: string[],
+  mapping: ColumnMapping,
+  delimiter: Delimiter,
+): string | null {
+  if (isDefault(columns, mapping)) return null;
+  const taken = new Set(columns.map((c) => c.trim().toLowerCase()));
+  const names = columns.map((column, index) => {
+    if (index === mapping.email) return 'email';
+    if (index === mapping.name) return 'name';
+    const key = attributeKey(column, index);
+    if (key.toLowerCase() !== 'email' && key.toLowerCase() !== 'name') return key;
+    let renamed = `${key} (column ${index + 1})`;
+    while (taken.has(renamed.toLowerCase())) renamed += ' ';
+    return renamed;
+  });
+  return names.map((n) => csvField(n, delimiter)).join(delimiter) + '\r\n';
+}
+
+/** The first rows of the file as the parser reads them, for the preview table. */
+export interface CsvPreview {
+  delimiter: Delimiter;
+  columns: string[];
+  rows: string[][];
+  /** Byte offset where the data starts (after the header line) and the header's line count. */
+  dataStart: number;
+  headerLines: number;
+}
+
+export type ParseSync = (
+  input: string,
+  options: Record<string, unknown>,
+) => string[][] | Array<Record<string, unknown>>;
+
+/**
+ * Reads the head of a file (the first PREVIEW_BYTES) with csv-parse and the function's options.
+ * `complete` says the head is the whole file; otherwise the last, possibly cut, line is dropped.
+ * Throws an Error with a message for the user when there is no header to read.
+ */
+export function previewCsv(head: Uint8Array, complete: boolean, parse: ParseSync): CsvPreview {
+  const header = headerEnd(head);
+  if (!header && !complete) throw new Error('The header row is longer than 64 KB.');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(head);
+  } catch {
+    // A multi-byte character cut at the end of the head is fine; anything else is not UTF-8.
+    if (complete) throw new Error('The file is not UTF-8 text.');
+    text = new TextDecoder('utf-8').decode(head);
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (!complete) text = text.slice(0, Math.max(text.lastIndexOf('\n') + 1, 0));
+  // The function detects the delimiter on the header record's own bytes (it may span lines).
+  const headerText = header
+    ? new TextDecoder('utf-8').decode(head.subarray(bomLength(head), header.end))
+    : text;
+  const delimiter = detectDelimiter(headerText);
+  let records: string[][];
+  try {
+    records = parse(text, {
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      relax_quotes: true,
+      // Only the rows shown: the rest of the head (perhaps cut inside a quoted field) is not read.
+      to: PREVIEW_ROWS + 1,
+    }) as string[][];
+  } catch (error) {
+    throw new Error(`The file is not valid CSV: ${(error as Error).message}`, { cause: error });
+  }
+  const columns = (records[0] ?? []).map((c) => c.trim());
+  if (columns.length === 0 || columns.every((c) => c === '')) {
+    throw new Error('The file is empty.');
+  }
+  return {
+    delimiter,
+    columns,
+    rows: records.slice(1, PREVIEW_ROWS + 1),
+    dataStart: header?.end ?? head.length,
+    headerLines: header?.lines ?? 1,
+  };
+}
+
+/** The name of a delimiter for people. */
+export function delimiterName(delimiter: Delimiter): string {
+  return delimiter === ',' ? 'comma' : delimiter === ';' ? 'semicolon' : 'tab';
+}

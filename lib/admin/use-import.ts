@@ -1,0 +1,220 @@
+// Hooks of the CSV import dialog: the preview of a chosen file (head parsed with csv-parse, rows
+// counted), the start (upload with progress, queued row, function call), and the live import row
+// from Realtime, with a watchdog that calls the function again if the import stops moving.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { mutate } from 'swr';
+import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from '../config';
+import { supabase } from '../supabase';
+import { queryKey, QueryError, toQueryError, useQuery } from '../use-query';
+import {
+  checkImportFile,
+  countRows,
+  MAX_IMPORT_ROWS,
+  PREVIEW_BYTES,
+  previewCsv,
+  rewrittenHeader,
+  type ColumnMapping,
+  type CsvPreview,
+  type ParseSync,
+} from './import-csv';
+import {
+  createImport,
+  getImport,
+  importObjectPath,
+  IMPORTS_BUCKET,
+  isStalled,
+  startImport,
+  type ImportOptin,
+  type ImportView,
+} from './imports';
+import { uploadWithProgress } from './upload-progress';
+import { revalidateSubscribers } from './use-subscribers';
+
+export type PreviewState =
+  | { status: 'empty' }
+  | { status: 'reading' }
+  | { status: 'error'; message: string }
+  | { status: 'ready'; preview: CsvPreview; rows: number };
+
+/** Reads the chosen file's head and counts its rows; refuses what the function would refuse. */
+export function useCsvPreview(file: File | null): PreviewState {
+  const [state, setState] = useState<PreviewState>({ status: 'empty' });
+  useEffect(() => {
+    if (!file) {
+      setState({ status: 'empty' });
+      return;
+    }
+    let live = true;
+    const problem = checkImportFile(file);
+    if (problem) {
+      setState({ status: 'error', message: problem });
+      return;
+    }
+    setState({ status: 'reading' });
+    void (async () => {
+      try {
+        // The parser is loaded only when someone imports: it stays out of every page's bundle.
+        const { parse } = await import('csv-parse/browser/esm/sync');
+        const head = new Uint8Array(await file.slice(0, PREVIEW_BYTES).arrayBuffer());
+        const preview = previewCsv(head, file.size <= PREVIEW_BYTES, parse as ParseSync);
+        const rows = await countRows(file.stream());
+        if (!live) return;
+        if (rows > MAX_IMPORT_ROWS) {
+          setState({
+            status: 'error',
+            message: `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows; split it into smaller files.`,
+          });
+        } else if (rows === 0) {
+          setState({ status: 'error', message: 'The file has a header row but no data rows.' });
+        } else setState({ status: 'ready', preview, rows });
+      } catch (error) {
+        if (live) setState({ status: 'error', message: (error as Error).message });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [file]);
+  return state;
+}
+
+export interface StartInput {
+  file: File;
+  preview: CsvPreview;
+  mapping: ColumnMapping;
+  listIds: string[];
+  optin: ImportOptin;
+}
+
+export type StartState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; fraction: number }
+  | { phase: 'starting' }
+  | { phase: 'started'; importId: string }
+  | { phase: 'error'; message: string; importId: string | null };
+
+/** Upload (with progress), queue the row, call the function; the live row takes over from there. */
+export function useStartImport() {
+  const [state, setState] = useState<StartState>({ phase: 'idle' });
+  const abort = useRef<AbortController | null>(null);
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const start = useCallback(async (input: StartInput) => {
+    const controller = new AbortController();
+    abort.current = controller;
+    let importId: string | null = null;
+    try {
+      const { data } = await supabase.auth.getSession();
+      const session = data.session;
+      if (!session) throw new QueryError('Your session has ended: sign in again.');
+      const header = rewrittenHeader(input.preview.columns, input.mapping, input.preview.delimiter);
+      // The function knows columns by name only: a remapped file goes up with a new header line.
+      const body = header
+        ? new Blob([header, input.file.slice(input.preview.dataStart)], { type: 'text/csv' })
+        : input.file;
+      const path = importObjectPath(session.user.id, input.file.name);
+      setState({ phase: 'uploading', fraction: 0 });
+      await uploadWithProgress({
+        supabaseUrl: SUPABASE_URL,
+        apiKey: SUPABASE_PUBLISHABLE_KEY,
+        accessToken: session.access_token,
+        bucket: IMPORTS_BUCKET,
+        path,
+        body,
+        contentType: 'text/csv',
+        signal: controller.signal,
+        onProgress: (fraction) => setState({ phase: 'uploading', fraction }),
+      });
+      setState({ phase: 'starting' });
+      const row = await createImport(supabase, {
+        objectPath: path,
+        listIds: input.listIds,
+        optin: input.optin,
+      });
+      importId = row.id;
+      await mutate(importKey(row.id), row, { revalidate: false });
+      await startImport(supabase, row.id);
+      setState({ phase: 'started', importId: row.id });
+    } catch (error) {
+      setState({ phase: 'error', message: toQueryError(error).message, importId });
+    }
+  }, []);
+
+  const reset = useCallback(() => {
+    abort.current?.abort();
+    setState({ phase: 'idle' });
+  }, []);
+  return { state, start, reset };
+}
+
+export function importKey(id: string): string {
+  return queryKey('admin/imports/one', { id });
+}
+
+/** How often the watchdog looks whether the import still moves. */
+const WATCH_EVERY_MS = 5_000;
+
+/**
+ * One import, live: the row from REST, then every UPDATE of it from Realtime (members may read
+ * imports; RLS decides who hears). The row is read again once the channel is joined (nothing
+ * missed before) and when it ends (the final counts and errors from the table itself).
+ */
+export function useImportLive(id: string | null) {
+  const key = id ? importKey(id) : null;
+  const query = useQuery<ImportView>(key, async () => ({
+    data: await getImport(supabase, id!),
+    error: null,
+  }));
+  const lastChange = useRef(Date.now());
+  const row = query.data ?? null;
+
+  useEffect(() => {
+    if (!id || !key) return;
+    const channel = supabase
+      .channel(`admin-import-${id}-${Math.random().toString(36).slice(2)}`)
+      .on(
+        'postgres_changes',
+        { event: 'UPDATE', schema: 'public', table: 'imports', filter: `id=eq.${id}` },
+        (payload) => {
+          lastChange.current = Date.now();
+          const next = payload.new as ImportView;
+          void mutate<ImportView | null>(key, (old) => ({ ...(old ?? next), ...next }), {
+            revalidate: next.status === 'done' || next.status === 'failed',
+          });
+        },
+      )
+      .subscribe((state) => {
+        if (state === 'SUBSCRIBED') void mutate(key);
+      });
+    return () => {
+      void supabase.removeChannel(channel);
+    };
+  }, [id, key]);
+
+  const status = row?.status;
+  useEffect(() => {
+    lastChange.current = Date.now();
+  }, [row?.processed_rows, status]);
+
+  // A run that dies keeps its lease until it expires and nothing else calls the function again
+  // (README "Batches and resuming"): if the row stops moving, read it and call the function.
+  useEffect(() => {
+    if (!id || !key || (status !== 'queued' && status !== 'running')) return;
+    const timer = setInterval(() => {
+      const current = row;
+      if (current && isStalled(current, lastChange.current, Date.now())) {
+        lastChange.current = Date.now();
+        void mutate(key);
+        void startImport(supabase, id).catch(() => undefined);
+      }
+    }, WATCH_EVERY_MS);
+    return () => clearInterval(timer);
+  }, [id, key, status, row]);
+
+  // New subscribers and counts: everything on the subscribers page reads again.
+  useEffect(() => {
+    if (status === 'done') void revalidateSubscribers();
+  }, [status]);
+
+  return { ...query, row };
+}
