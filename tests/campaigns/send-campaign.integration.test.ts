@@ -2,7 +2,14 @@
 // a campaign, the list headers and RFC 8058 one-click, and Markdown that cannot run script.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { callFunction, sql, waitForMail, type CaughtMail } from '../functions/kit';
+import {
+  callFunction,
+  sql,
+  startScheduler,
+  stopScheduler,
+  waitForMail,
+  type CaughtMail,
+} from '../functions/kit';
 import {
   campaignRow,
   deliveryCounts,
@@ -362,6 +369,7 @@ describe('the schedule', () => {
       { name: 'postbox_project_url', value: 'http://kong:8000' },
       { name: 'postbox_service_role_key', value: emu.keys.serviceRole },
     ]);
+    await startScheduler(emu);
     const slug = await listWithSubscribers(emu, 'cron', 2);
     const id = await newCampaign(emu, [slug]);
     const at = new Date(Date.now() + 1000).toISOString();
@@ -376,5 +384,6 @@ describe('the schedule', () => {
         where j.jobname = 'postbox-process-queue' order by d.start_time desc limit 1`,
     );
     expect(job!.status).toBe('succeeded');
+    await stopScheduler(emu);
   }, 60_000);
 });

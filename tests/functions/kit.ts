@@ -11,12 +11,43 @@ export const TEST_TOKEN_SECRET = 'postbox-test-token-secret';
 export const TEST_SITE_URL = 'http://127.0.0.1:3999';
 export const TEST_OWNER_EMAIL = 'owner@example.com';
 
-/** Starts an in-memory emulator with the project's migrations, seed and functions. */
-export async function startFunctionsEmulator(): Promise<RunningEmulator> {
+/**
+ * Starts an in-memory emulator with the project's migrations, seed and functions. The pg_cron job
+ * that runs process-queue every 10 s is paused unless `scheduler` is set: tests drive the
+ * queue themselves, and a run they did not start would change what they measure.
+ */
+export async function startFunctionsEmulator(
+  options: { scheduler?: boolean } = {},
+): Promise<RunningEmulator> {
   process.env.POSTBOX_TOKEN_SECRET = TEST_TOKEN_SECRET;
   process.env.POSTBOX_SITE_URL = TEST_SITE_URL;
   process.env.POSTBOX_OWNER_EMAIL = TEST_OWNER_EMAIL;
-  return startEmulator({ memory: true, port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 });
+  const emu = await startEmulator({
+    memory: true,
+    port: 0,
+    dbPort: null,
+    mailWebPort: 0,
+    mailSmtpPort: 0,
+  });
+  if (!options.scheduler) await stopScheduler(emu);
+  return emu;
+}
+
+/** Pauses the project's process-queue job (`cron.alter_job … active := false`), as an operator would. */
+export async function stopScheduler(emu: RunningEmulator): Promise<void> {
+  await setScheduler(emu, false);
+}
+
+/** Resumes the process-queue job paused by `stopScheduler`. */
+export async function startScheduler(emu: RunningEmulator): Promise<void> {
+  await setScheduler(emu, true);
+}
+
+async function setScheduler(emu: RunningEmulator, active: boolean): Promise<void> {
+  await emu.db.query(
+    `select cron.alter_job(jobid, active := $1) from cron.job where jobname = 'postbox-process-queue'`,
+    [active],
+  );
 }
 
 /** A supabase-js client with the secret (service role) or publishable key; `ws` is its realtime transport on Node 20. */

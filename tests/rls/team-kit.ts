@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
+import { stopScheduler } from '../functions/kit';
 import type { Database } from '../../lib/database.types';
 import type { Role } from '../../lib/roles';
 
@@ -41,9 +42,20 @@ export interface Team {
   client(actor: Actor): Client;
 }
 
-/** Starts an in-memory emulator (free ports, no wire server) with migrations and seed applied. */
-export function startIsolatedEmulator(): Promise<RunningEmulator> {
-  return startEmulator({ memory: true, port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 });
+/**
+ * Starts an in-memory emulator (free ports, no wire server) with migrations and seed applied, and
+ * without the process-queue job, which would move the probes' campaigns on its own.
+ */
+export async function startIsolatedEmulator(): Promise<RunningEmulator> {
+  const emu = await startEmulator({
+    memory: true,
+    port: 0,
+    dbPort: null,
+    mailWebPort: 0,
+    mailSmtpPort: 0,
+  });
+  await stopScheduler(emu);
+  return emu;
 }
 
 /** A unique, valid address for test data that must not collide between cases or runs. */
