@@ -1,0 +1,113 @@
+// Hooks of /admin/campaigns/report/: the campaign and its numbers (live while it sends: Realtime on
+// its row, the channel removed on unmount), the delivery log pages, and the admin's retry.
+import { useCallback, useEffect, useState } from 'react';
+import { mutate } from 'swr';
+import { invokeFunction } from '../invoke';
+import { supabase } from '../supabase';
+import { queryKey, useQuery } from '../use-query';
+import {
+  getCampaignReport,
+  getReportCampaign,
+  listDeliveries,
+  parseRetry,
+  type DeliveryStatus,
+} from './campaign-report';
+import { revalidateCampaigns, type LiveStatus } from './use-campaigns';
+
+const ACTIVE = new Set(['sending', 'paused']);
+
+export function reportKeys(id: string) {
+  return {
+    campaign: queryKey('admin/campaigns/report/campaign', { id }),
+    numbers: queryKey('admin/campaigns/report/numbers', { id }),
+  };
+}
+
+export function deliveriesKey(id: string, status: DeliveryStatus | null, after: string | null) {
+  return queryKey('admin/campaigns/report/deliveries', {
+    id,
+    status: status ?? undefined,
+    after: after ?? undefined,
+  });
+}
+
+export function useReportCampaign(id: string | null) {
+  return useQuery(id ? reportKeys(id).campaign : null, () => getReportCampaign(supabase, id!));
+}
+
+/** The numbers; re-read every few seconds as well while the campaign sends (a missed event). */
+export function useCampaignReport(id: string | null, status: string | undefined) {
+  return useQuery(id ? reportKeys(id).numbers : null, () => getCampaignReport(supabase, id!), {
+    refreshInterval: status && ACTIVE.has(status) ? 5000 : 0,
+  });
+}
+
+export function useDeliveries(
+  id: string | null,
+  status: DeliveryStatus | null,
+  after: string | null,
+) {
+  return useQuery(
+    id ? deliveriesKey(id, status, after) : null,
+    () => listDeliveries(supabase, id!, status, after),
+    { keepPreviousData: true },
+  );
+}
+
+/** Every view of one campaign's report refreshes (the row changed or a retry was made). */
+function revalidateReport(id: string): Promise<unknown> {
+  return mutate(
+    (key) =>
+      typeof key === 'string' &&
+      key.startsWith('admin/campaigns/report/') &&
+      key.includes(`id=${encodeURIComponent(id)}`),
+  );
+}
+
+/** Realtime on this campaign's row: status and counters move while it sends. */
+export function useLiveReport(id: string | null): LiveStatus {
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    if (!id) return;
+    const channel = supabase
+      .channel(`admin-report-${id}-${Math.random().toString(36).slice(2)}`)
+      .on(
+        'postgres_changes',
+        { event: '*', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
+        () => void revalidateReport(id),
+      )
+      .subscribe((state) => {
+        if (state === 'SUBSCRIBED') setStatus('live');
+        else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
+          setStatus('offline');
+        }
+      });
+    return () => {
+      void supabase.removeChannel(channel);
+    };
+  }, [id]);
+  return status;
+}
+
+export type RetryOutcome = { ok: true; retried: number } | { ok: false; message: string };
+
+/** send-campaign `retry` (admin and up): failed deliveries back to the queue. */
+export function useRetryFailed(id: string | null) {
+  const [pending, setPending] = useState(false);
+  const retry = useCallback(async (): Promise<RetryOutcome> => {
+    if (!id) return { ok: false, message: 'No campaign.' };
+    setPending(true);
+    try {
+      const outcome = await invokeFunction('send-campaign', parseRetry, {
+        body: { campaign_id: id, action: 'retry' },
+      });
+      await Promise.all([revalidateReport(id), revalidateCampaigns()]).catch(() => undefined);
+      return outcome.ok
+        ? { ok: true, retried: outcome.data.retried }
+        : { ok: false, message: outcome.message };
+    } finally {
+      setPending(false);
+    }
+  }, [id]);
+  return { retry, pending };
+}

@@ -1,0 +1,85 @@
+// Hooks of /admin/campaigns/ and the dashboard: pages of campaigns by status, a live subscription
+// to changes of `campaigns` (Realtime, RLS decides who hears it), new draft and delete.
+import { useCallback, useEffect, useState } from 'react';
+import { mutate } from 'swr';
+import { supabase } from '../supabase';
+import { queryKey, useQuery } from '../use-query';
+import {
+  createDraft,
+  deleteCampaign,
+  listCampaigns,
+  type CampaignCursor,
+  type CampaignFilter,
+} from './campaigns';
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+export function campaignsKey(
+  filter: CampaignFilter,
+  cursor: CampaignCursor | null,
+  limit?: number,
+): string {
+  return queryKey('admin/campaigns', {
+    filter,
+    at: cursor ? `${cursor.createdAt}|${cursor.id}` : undefined,
+    limit,
+  });
+}
+
+/** Every campaign key (list pages, dashboard card, reports) refreshes after a change. */
+export function revalidateCampaigns(): Promise<unknown> {
+  return mutate((key) => typeof key === 'string' && key.startsWith('admin/campaigns'));
+}
+
+export function useCampaigns(
+  filter: CampaignFilter,
+  cursor: CampaignCursor | null,
+  limit?: number,
+) {
+  return useQuery(
+    campaignsKey(filter, cursor, limit),
+    () => listCampaigns(supabase, filter, cursor, limit),
+    { keepPreviousData: true },
+  );
+}
+
+/**
+ * Re-reads every campaign view whenever a campaign row is inserted, updated or deleted (a send
+ * moves status and counters); the channel is removed on unmount. `onChange` is optional extra work.
+ */
+export function useCampaignChanges(onChange?: () => void): LiveStatus {
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    // A name of its own per mount: two views in one tab (strict mode) never share a channel.
+    const channel = supabase
+      .channel(`admin-campaigns-${Math.random().toString(36).slice(2)}`)
+      .on('postgres_changes', { event: '*', schema: 'public', table: 'campaigns' }, () => {
+        void revalidateCampaigns();
+        onChange?.();
+      })
+      .subscribe((state) => {
+        if (state === 'SUBSCRIBED') setStatus('live');
+        else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
+          setStatus('offline');
+        }
+      });
+    return () => {
+      void supabase.removeChannel(channel);
+    };
+  }, [onChange]);
+  return status;
+}
+
+export function useCampaignWrites() {
+  const create = useCallback(async () => {
+    const result = await createDraft(supabase);
+    if (result.ok) await revalidateCampaigns().catch(() => undefined);
+    return result;
+  }, []);
+  const remove = useCallback(async (id: string) => {
+    const result = await deleteCampaign(supabase, id);
+    if (result.ok) await revalidateCampaigns().catch(() => undefined);
+    return result;
+  }, []);
+  return { create, remove };
+}
