@@ -1,10 +1,11 @@
 // `/`: the site's name, tagline and logo from `settings`, the signup form for the public lists
 // (a referral link `/?ref=<code>&list=<slug>` pre-checks its list and credits the referrer), and
-// the subscriber count when the owner shows it (SPEC §2).
+// the subscriber count when the owner shows it, and the latest archived issues (SPEC §2).
 import { Users } from 'lucide-react';
 import Logo from '../components/Logo';
 import SignupForm from '../components/SignupForm';
 import SiteLayout from '../components/SiteLayout';
+import LatestIssues from '../components/public/archive/LatestIssues';
 import { usePublicLists } from '../lib/use-public-lists';
 import { usePublicSettings } from '../lib/use-public-settings';
 import { useSearchParam } from '../lib/use-search-params';
@@ -48,6 +49,7 @@ export default function Home() {
           referral={ref.value}
         />
       </section>
+      <LatestIssues />
     </SiteLayout>
   );
 }

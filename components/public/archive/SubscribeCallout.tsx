@@ -1,0 +1,26 @@
+// The archive's call to action: the signup form lives on the home page, one click away.
+import Link from 'next/link';
+import { ArrowRight } from 'lucide-react';
+import publicStyles from '../Public.module.css';
+import styles from './Archive.module.css';
+
+export default function SubscribeCallout({
+  title,
+  text,
+  siteName,
+}: {
+  title: string;
+  text: string;
+  siteName: string;
+}) {
+  return (
+    <aside className={styles.callout} aria-label={`Subscribe to ${siteName}`}>
+      <h2 className={styles.calloutTitle}>{title}</h2>
+      <p className={styles.calloutText}>{text}</p>
+      <Link href="/" className={publicStyles.button}>
+        Subscribe
+        <ArrowRight aria-hidden="true" />
+      </Link>
+    </aside>
+  );
+}

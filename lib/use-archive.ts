@@ -1,0 +1,63 @@
+// Data of the public archive for every visitor: a keyset page of /archive/, the home page's latest
+// issues and one issue by slug, all through archive_issues()/archive_issue(), which answer only the
+// columns a reader sees (the campaigns table itself is for the team).
+import {
+  ARCHIVE_PAGE_SIZE,
+  LATEST_ISSUES,
+  archiveArgs,
+  archivePage,
+  formatCursor,
+  type ArchiveIssue,
+  type ArchivePage,
+  type ArchivePosition,
+  type ArchiveSummary,
+} from './archive';
+import { supabase } from './supabase';
+import { queryKey, useQuery, type QueryError } from './use-query';
+
+function positionKey(position: ArchivePosition) {
+  return queryKey('archive', {
+    before: position.kind === 'before' ? formatCursor(position.cursor) : undefined,
+    after: position.kind === 'after' ? formatCursor(position.cursor) : undefined,
+  });
+}
+
+/** One page of the archive; `position` null while the query string is not known yet. */
+export function useArchivePage(position: ArchivePosition | null): {
+  page: ArchivePage | undefined;
+  error: QueryError | undefined;
+  retry: () => void;
+} {
+  const { data, error, mutate } = useQuery(position ? positionKey(position) : null, () =>
+    supabase.rpc('archive_issues', archiveArgs(position!, ARCHIVE_PAGE_SIZE)),
+  );
+  return {
+    page: data && position ? archivePage(position, data, ARCHIVE_PAGE_SIZE) : undefined,
+    error,
+    retry: () => void mutate(),
+  };
+}
+
+/** The newest few issues for the home page. */
+export function useLatestIssues(): {
+  issues: ArchiveSummary[] | undefined;
+  error: QueryError | undefined;
+} {
+  const { data, error } = useQuery(queryKey('archive/latest'), () =>
+    supabase.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
+  );
+  // The function answers one row more than asked, to tell whether more exist.
+  return { issues: data?.slice(0, LATEST_ISSUES), error };
+}
+
+/** One issue by slug: the row, null when no archived issue has it, undefined while loading. */
+export function useArchiveIssue(slug: string | null): {
+  issue: ArchiveIssue | null | undefined;
+  error: QueryError | undefined;
+  retry: () => void;
+} {
+  const { data, error, mutate } = useQuery(slug ? queryKey('archive/issue', { slug }) : null, () =>
+    supabase.rpc('archive_issue', { p_slug: slug! }).maybeSingle(),
+  );
+  return { issue: slug ? data : undefined, error, retry: () => void mutate() };
+}

@@ -1,0 +1,135 @@
+// `/archive/`: the public archive (SPEC §2): archived sent campaigns, newest first, 20 a page by
+// keyset (`?before=` older than an issue, `?after=` newer), each with its date and preheader.
+import Link from 'next/link';
+import { useEffect, useRef } from 'react';
+import { ArrowLeft, ArrowRight, RotateCcw } from 'lucide-react';
+import SiteLayout from '../../components/SiteLayout';
+import StatusPanel from '../../components/public/StatusPanel';
+import IssueList from '../../components/public/archive/IssueList';
+import SubscribeCallout from '../../components/public/archive/SubscribeCallout';
+import publicStyles from '../../components/public/Public.module.css';
+import styles from '../../components/public/archive/Archive.module.css';
+import { archivePosition } from '../../lib/archive';
+import { useArchivePage } from '../../lib/use-archive';
+import { usePublicSettings } from '../../lib/use-public-settings';
+import { useSearchParam } from '../../lib/use-search-params';
+
+export default function ArchivePage() {
+  const { site } = usePublicSettings();
+  const before = useSearchParam('before');
+  const after = useSearchParam('after');
+  const position = before.ready ? archivePosition(before.value, after.value) : null;
+  const { page, error, retry } = useArchivePage(position);
+  // After "Newer" or "Older", keyboard and screen-reader users start again at the page's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const paged = useRef(false);
+  useEffect(() => {
+    if (page && paged.current) {
+      paged.current = false;
+      heading.current?.focus();
+    }
+  }, [page]);
+  const onPage = () => {
+    paged.current = true;
+  };
+
+  let content;
+  if (error) {
+    content = (
+      <StatusPanel
+        tone="error"
+        title="We could not load the archive"
+        actions={
+          <button type="button" className={publicStyles.button} onClick={retry}>
+            <RotateCcw aria-hidden="true" />
+            Try again
+          </button>
+        }
+      >
+        <p>{error.message}</p>
+      </StatusPanel>
+    );
+  } else if (!page || !position) {
+    content = <StatusPanel tone="loading" title="Loading the archive…" />;
+  } else if (page.issues.length === 0 && position.kind === 'newest') {
+    content = (
+      <StatusPanel
+        tone="info"
+        title="No issues yet"
+        actions={
+          <Link href="/" className={publicStyles.button}>
+            Subscribe for the first one
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        }
+      >
+        <p>Past issues of {site.name} will appear here once the first one is sent.</p>
+      </StatusPanel>
+    );
+  } else if (page.issues.length === 0) {
+    // A cursor from an old link whose neighbours are gone.
+    content = (
+      <StatusPanel
+        tone="info"
+        title="No issues on this page"
+        actions={
+          <Link href="/archive/" className={publicStyles.button}>
+            See the newest issues
+            <ArrowRight aria-hidden="true" />
+          </Link>
+        }
+      />
+    );
+  } else {
+    content = (
+      <>
+        <header className={styles.header}>
+          <h1 ref={heading} tabIndex={-1} className={styles.title}>
+            Archive
+          </h1>
+          <p className={styles.lead}>Every past issue of {site.name}, newest first.</p>
+        </header>
+        <IssueList issues={page.issues} headingLevel={2} label="Issues" />
+        {(page.newer || page.older) && (
+          <nav className={styles.pager} aria-label="Archive pages">
+            {page.newer && (
+              <Link
+                href={{ pathname: '/archive/', query: { after: page.newer } }}
+                className={`${publicStyles.secondaryButton} ${styles.newer}`}
+                onClick={onPage}
+              >
+                <ArrowLeft aria-hidden="true" />
+                Newer issues
+              </Link>
+            )}
+            {page.older && (
+              <Link
+                href={{ pathname: '/archive/', query: { before: page.older } }}
+                className={publicStyles.secondaryButton}
+                onClick={onPage}
+              >
+                Older issues
+                <ArrowRight aria-hidden="true" />
+              </Link>
+            )}
+          </nav>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <SiteLayout title="Archive">
+      {content}
+      {page && page.issues.length > 0 && (
+        <div className={styles.latest}>
+          <SubscribeCallout
+            siteName={site.name}
+            title="Get the next issue by email"
+            text={site.tagline}
+          />
+        </div>
+      )}
+    </SiteLayout>
+  );
+}
