@@ -6,6 +6,7 @@ import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { formatAddress, type OutgoingMail } from './mail.ts';
 import { renderCampaignHtml, renderCampaignText } from './campaign-render.ts';
+import { loadTracking, trackedBodyHtml, type TrackingSettings } from './campaign-tracking.ts';
 import {
   footerHtml,
   footerText,
@@ -34,6 +35,8 @@ export interface CampaignContext {
   text: string;
   listIds: string[];
   listIdHeader: string;
+  /** The opt-in tracking switches when this context was made (campaign-tracking.ts). */
+  tracking: TrackingSettings;
 }
 
 const CAMPAIGN_COLUMNS =
@@ -83,6 +86,7 @@ export async function loadCampaignContext(
     text: renderCampaignText(row.body_md),
     listIds: rows.map((r) => r.list_id),
     listIdHeader: listIdHeader(rows[0]?.lists ?? null),
+    tracking: await loadTracking(),
   };
 }
 
@@ -112,7 +116,10 @@ export async function campaignMail(
   options: { test?: boolean } = {},
 ): Promise<OutgoingMail> {
   const { campaign, settings } = context;
-  const links = await subscriberLinks(recipient.id, context.listIds);
+  // A real delivery's links name the campaign (unsubscribes count for it) and may be tracked; a
+  // test message's are neither, so previews never show up in the campaign's report.
+  const campaignId = options.test ? undefined : campaign.id;
+  const links = await subscriberLinks(recipient.id, context.listIds, campaignId);
   const subject = `${options.test ? '[Test] ' : ''}${campaign.subject}`;
   const from = formatAddress(campaign.from_name || settings.sender_name, senderEmail(context));
   const messageId = options.test
@@ -126,7 +133,13 @@ export async function campaignMail(
     text: `${context.text}\n\n${footerText(settings, links)}\n`,
     html: layoutHtml({
       title: subject,
-      bodyHtml: context.html,
+      bodyHtml: campaignId
+        ? await trackedBodyHtml(context.html, {
+            campaignId,
+            subscriberId: recipient.id,
+            tracking: context.tracking,
+          })
+        : context.html,
       footerHtml: footerHtml(settings, links),
       preheader: campaign.preheader || undefined,
     }),

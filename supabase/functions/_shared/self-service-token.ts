@@ -10,6 +10,8 @@ export interface SelfServiceToken {
   subscriberId: string;
   /** The list ids the link concerns; null = every list of the subscriber. */
   listIds: string[] | null;
+  /** The campaign whose email carried an unsubscribe link (older links have none). */
+  campaignId: string | null;
 }
 
 export async function readSelfServiceToken(
@@ -18,9 +20,13 @@ export async function readSelfServiceToken(
 ): Promise<SelfServiceToken> {
   const payload = await verifyToken(token, purpose);
   if (!UUID.test(payload.s)) throw new AppError('token_invalid');
-  if (payload.l === undefined || purpose === 'preferences') {
-    return { subscriberId: payload.s, listIds: null };
+  if (purpose === 'preferences')
+    return { subscriberId: payload.s, listIds: null, campaignId: null };
+  if (payload.c !== undefined && (typeof payload.c !== 'string' || !UUID.test(payload.c))) {
+    throw new AppError('token_invalid');
   }
+  const campaignId = payload.c ?? null;
+  if (payload.l === undefined) return { subscriberId: payload.s, listIds: null, campaignId };
   if (
     !Array.isArray(payload.l) ||
     payload.l.length === 0 ||
@@ -28,7 +34,7 @@ export async function readSelfServiceToken(
   ) {
     throw new AppError('token_invalid');
   }
-  return { subscriberId: payload.s, listIds: payload.l };
+  return { subscriberId: payload.s, listIds: payload.l, campaignId };
 }
 
 /** The token from the query string, or from a JSON body (which wins when both are given). */

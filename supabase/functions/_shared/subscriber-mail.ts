@@ -22,15 +22,20 @@ export interface SubscriberLinks {
   oneClick: string;
 }
 
-/** Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe. */
+/**
+ * Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe and
+ * `campaignId` names the campaign an unsubscribe through them is counted for.
+ */
 export async function subscriberLinks(
   subscriberId: string,
   listIds?: string[],
+  campaignId?: string,
 ): Promise<SubscriberLinks> {
   const unsubscribe = await signToken({
     p: 'unsubscribe',
     s: subscriberId,
     ...(listIds?.length ? { l: listIds } : {}),
+    ...(campaignId ? { c: campaignId } : {}),
   });
   const preferences = await signToken({ p: 'preferences', s: subscriberId });
   const site = env.siteUrl();

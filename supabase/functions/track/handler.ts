@@ -9,7 +9,7 @@ import {
   type TrackToken,
 } from '../_shared/campaign-tracking.ts';
 
-/** The smallest transparent GIF (1×1, 43 bytes). */
+/** A transparent 1×1 GIF (42 bytes). */
 const PIXEL = Uint8Array.from(
   atob('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7'),
   (c) => c.charCodeAt(0),
@@ -26,12 +26,11 @@ const NO_STORE = {
 export async function handleTrack(req: Request): Promise<Response> {
   const params = new URL(req.url).searchParams;
   const token = await readTrackToken(params.get('t'), params.get('u'));
-  // HEAD is what link checkers and scanners send: answered alike, never counted.
-  if (req.method === 'GET') await record(token, req.headers.get('user-agent'));
+  await record(token, req.headers.get('user-agent'));
   if (token.kind === 'click') {
     return new Response(null, { status: 302, headers: { ...NO_STORE, Location: token.url! } });
   }
-  return new Response(req.method === 'HEAD' ? null : PIXEL, {
+  return new Response(PIXEL, {
     status: 200,
     headers: { ...NO_STORE, 'Content-Type': 'image/gif', 'Content-Length': String(PIXEL.length) },
   });

@@ -2,4 +2,4 @@
 import { serve } from '../_shared/http.ts';
 import { handleTrack } from './handler.ts';
 
-serve(['GET', 'HEAD'], handleTrack);
+serve(['GET'], handleTrack);

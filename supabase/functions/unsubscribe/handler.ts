@@ -1,5 +1,6 @@
 // The unsubscribe function's requests: GET shows and never changes anything (link scanners follow
 // links); a form POST is the RFC 8058 one-click unsubscribe; a JSON POST is the page's buttons.
+// A link from a campaign email names its campaign, so the unsubscribed events count for it.
 import { rpc } from '../_shared/db.ts';
 import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
@@ -49,10 +50,11 @@ async function oneClick(req: Request): Promise<Response> {
     throw invalidInput('List-Unsubscribe', 'must be One-Click');
   }
   const token = await readSelfServiceToken(tokenFrom(req), 'unsubscribe');
-  await rpc('unsubscribe_subscriber', {
+  await rpc('unsubscribe_with_campaign', {
     p_subscriber: token.subscriberId,
     p_lists: token.listIds,
     p_source: 'one-click',
+    p_campaign: token.campaignId,
   });
   return json({ status: 'unsubscribed' });
 }
@@ -67,10 +69,11 @@ async function pageAction(req: Request): Promise<Response> {
   const token = await readSelfServiceToken(tokenFrom(req, body), 'unsubscribe');
   const view =
     action === 'unsubscribe'
-      ? await rpc<UnsubscribeView>('unsubscribe_subscriber', {
+      ? await rpc<UnsubscribeView>('unsubscribe_with_campaign', {
           p_subscriber: token.subscriberId,
           p_lists: token.listIds,
           p_source: 'unsubscribe-page',
+          p_campaign: token.campaignId,
         })
       : await rpc<UnsubscribeView>('resubscribe_subscriber', {
           p_subscriber: token.subscriberId,
