@@ -7,6 +7,8 @@ export const ADMIN_NAV = [
   { href: '/admin/', label: 'Dashboard' },
   { href: '/admin/subscribers/', label: 'Subscribers' },
   { href: '/admin/lists/', label: 'Lists' },
+  { href: '/admin/campaigns/', label: 'Campaigns' },
+  { href: '/admin/media/', label: 'Media' },
   { href: '/admin/settings/', label: 'Settings' },
 ] as const;
 

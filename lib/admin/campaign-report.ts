@@ -21,10 +21,18 @@ export interface ReportCampaign {
   lists: { id: string; name: string }[];
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A mistyped `?id=` is "no such campaign", not a database error. */
+export function isCampaignId(id: string): boolean {
+  return UUID.test(id);
+}
+
 export async function getReportCampaign(
   client: Client,
   id: string,
 ): Promise<SupabaseResult<ReportCampaign | null>> {
+  if (!isCampaignId(id)) return { data: null, error: null };
   const { data, error } = await client
     .from('campaigns')
     .select(
@@ -50,6 +58,7 @@ export async function getCampaignReport(
   client: Client,
   id: string,
 ): Promise<SupabaseResult<CampaignReport | null>> {
+  if (!isCampaignId(id)) return { data: null, error: null };
   const { data, error } = await client.rpc('campaign_report', { p_campaign_id: id });
   if (error) return { data: null, error };
   const row = data?.[0];

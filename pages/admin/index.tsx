@@ -1,8 +1,10 @@
-// /admin/: totals by status and list, signups per day for 30 days, and a live feed of new signups.
+// /admin/: totals by status and list, signups per day for 30 days, a live feed of new signups, and
+// the recent campaigns.
 import { ListPlus, Radio } from 'lucide-react';
 import Link from 'next/link';
 import { ListCountCells, ListCountHeads } from '../../components/admin/ListCountColumns';
 import AdminLayout from '../../components/admin/AdminLayout';
+import { RecentCampaigns } from '../../components/admin/RecentCampaigns';
 import styles from '../../components/admin/Dashboard.module.css';
 import { SignupChart } from '../../components/admin/SignupChart';
 import { FeedIndicator, SignupFeed } from '../../components/admin/SignupFeed';
@@ -143,6 +145,7 @@ export default function DashboardPage() {
         <div className={styles.main}>
           <Totals />
           <Chart />
+          <RecentCampaigns />
         </div>
         <Feed />
       </div>

@@ -1,0 +1,212 @@
+// /admin/campaigns/: every campaign by status, newest first, live while they send; editors start a
+// new draft (then edit it), delete drafts; admins also delete sent and cancelled campaigns.
+import { ChevronLeft, ChevronRight, Mail, SquarePen } from 'lucide-react';
+import { useRouter } from 'next/router';
+import { useState } from 'react';
+import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
+import { CampaignsTable } from '../../../components/admin/campaigns/list/CampaignsTable';
+import styles from '../../../components/admin/campaigns/list/Campaigns.module.css';
+import { StatusTabs } from '../../../components/admin/campaigns/list/StatusTabs';
+import { FeedIndicator } from '../../../components/admin/SignupFeed';
+import {
+  Button,
+  Card,
+  ConfirmDialog,
+  EmptyState,
+  ErrorState,
+  LoadingState,
+  StatusMessage,
+} from '../../../components/ui';
+import {
+  CAMPAIGN_FILTERS,
+  canDeleteCampaign,
+  isCampaignFilter,
+  type CampaignCursor,
+  type CampaignFilter,
+  type CampaignSummary,
+} from '../../../lib/admin/campaigns';
+import {
+  useCampaignChanges,
+  useCampaigns,
+  useCampaignWrites,
+} from '../../../lib/admin/use-campaigns';
+import { roleRank } from '../../../lib/roles';
+import { useSearchParam } from '../../../lib/use-search-params';
+
+const EMPTY_TITLES: Record<CampaignFilter, string> = {
+  all: 'No campaigns yet.',
+  draft: 'No drafts.',
+  scheduled: 'Nothing is scheduled.',
+  active: 'Nothing is sending right now.',
+  sent: 'No campaign has been sent yet.',
+  cancelled: 'No cancelled campaigns.',
+};
+
+function CampaignsContent({ filter }: { filter: CampaignFilter }) {
+  const router = useRouter();
+  const { can, role } = useAdmin();
+  const canWrite = can('write-campaigns');
+  const isAdmin = roleRank(role) >= roleRank('admin');
+  // Keyset pages: the cursor of each page visited, so "Newer" goes back exactly.
+  const [cursors, setCursors] = useState<(CampaignCursor | null)[]>([null]);
+  const cursor = cursors[cursors.length - 1] ?? null;
+  const { data, error, isValidating, mutate } = useCampaigns(filter, cursor);
+  const live = useCampaignChanges();
+  const writes = useCampaignWrites();
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<CampaignSummary | null>(null);
+  const [deleteBusy, setDeleteBusy] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  async function newCampaign() {
+    setCreating(true);
+    setCreateError(null);
+    const result = await writes.create();
+    if (result.ok) {
+      await router.push(`/admin/campaigns/edit/?id=${encodeURIComponent(result.id)}`);
+    } else {
+      setCreating(false);
+      setCreateError(result.message);
+    }
+  }
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setDeleteBusy(true);
+    setDeleteError(null);
+    const result = await writes.remove(deleting.id);
+    setDeleteBusy(false);
+    if (result.ok) {
+      setNotice(`Campaign “${deleting.name}” deleted.`);
+      setDeleting(null);
+    } else {
+      setDeleteError(result.message);
+    }
+  }
+
+  const newButton = canWrite ? (
+    <Button
+      variant="primary"
+      icon={<SquarePen />}
+      loading={creating}
+      onClick={() => void newCampaign()}
+    >
+      New campaign
+    </Button>
+  ) : null;
+
+  const rows = data?.rows;
+  let body;
+  if (error) {
+    body = (
+      <ErrorState
+        title="The campaigns could not be loaded."
+        message={error.message}
+        onRetry={() => void mutate()}
+        retrying={isValidating}
+      />
+    );
+  } else if (!rows) {
+    body = <LoadingState label="Loading campaigns…" />;
+  } else if (rows.length === 0 && filter === 'all') {
+    body = (
+      <EmptyState title={EMPTY_TITLES.all} icon={<Mail />} action={newButton}>
+        <p className={styles.explain}>
+          A campaign is one email — an issue of your newsletter — written in Markdown and sent to
+          the confirmed subscribers of the lists you choose. You can test it, schedule it, and
+          follow its delivery here.
+          {canWrite ? '' : ' An editor can write the first one.'}
+        </p>
+      </EmptyState>
+    );
+  } else if (rows.length === 0) {
+    body = <EmptyState title={EMPTY_TITLES[filter]} icon={<Mail />} />;
+  } else {
+    body = (
+      <>
+        <CampaignsTable
+          campaigns={rows}
+          canDelete={(c) => canDeleteCampaign(c.status, canWrite, isAdmin)}
+          onDelete={(c) => {
+            setNotice(null);
+            setDeleteError(null);
+            setDeleting(c);
+          }}
+        />
+        {cursors.length > 1 || data?.next ? (
+          <div className={styles.pager}>
+            <Button
+              size="sm"
+              icon={<ChevronLeft />}
+              disabled={cursors.length <= 1}
+              onClick={() => setCursors((c) => c.slice(0, -1))}
+            >
+              Newer
+            </Button>
+            <Button
+              size="sm"
+              icon={<ChevronRight />}
+              disabled={!data?.next}
+              onClick={() => data?.next && setCursors((c) => [...c, data.next])}
+            >
+              Older
+            </Button>
+          </div>
+        ) : null}
+      </>
+    );
+  }
+
+  const label = CAMPAIGN_FILTERS.find((f) => f.id === filter)?.label ?? 'All';
+  return (
+    <div className={styles.page}>
+      {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
+      {createError ? <StatusMessage tone="error">{createError}</StatusMessage> : null}
+      <div className={styles.toolbar}>
+        <StatusTabs current={filter} />
+        {rows && !(rows.length === 0 && filter === 'all') ? newButton : null}
+      </div>
+      <Card
+        title={filter === 'all' ? 'All campaigns' : `${label} campaigns`}
+        actions={<FeedIndicator status={live} />}
+        flush
+      >
+        {body}
+      </Card>
+      <ConfirmDialog
+        open={deleting !== null}
+        title={deleting ? `Delete ${deleting.name}?` : 'Delete campaign?'}
+        confirmLabel="Delete campaign"
+        busy={deleteBusy}
+        error={deleteError}
+        onCancel={() => setDeleting(null)}
+        onConfirm={() => void confirmDelete()}
+      >
+        {deleting?.status === 'draft' ? (
+          <p>This draft and its content are removed for good.</p>
+        ) : (
+          <p>
+            The campaign, its delivery log and its report are removed for good; it also leaves the
+            public archive. Its subscribers stay.
+          </p>
+        )}
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+export default function CampaignsPage() {
+  const { ready, value } = useSearchParam('status');
+  const filter: CampaignFilter = isCampaignFilter(value) ? value : 'all';
+  return (
+    <AdminLayout title="Campaigns">
+      {ready ? (
+        <CampaignsContent key={filter} filter={filter} />
+      ) : (
+        <LoadingState label="Loading campaigns…" />
+      )}
+    </AdminLayout>
+  );
+}
