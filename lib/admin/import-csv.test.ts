@@ -131,6 +131,21 @@ describe('column mapping', () => {
     ]);
   });
 
+  it('names the attribute a displaced email column is kept under, as the upload will', () => {
+    const described = describeColumns(['addr', 'email', 'email (column 2)'], {
+      email: 0,
+      name: null,
+    });
+    expect(described.map((c) => c.key)).toEqual([
+      'email',
+      'email (column 2) 2',
+      'email (column 2)',
+    ]);
+    expect(
+      rewrittenHeader(['addr', 'email', 'email (column 2)'], { email: 0, name: null }, ','),
+    ).toBe('email,email (column 2) 2,email (column 2)\r\n');
+  });
+
   it('keeps the file as it is when the header already says what was chosen', () => {
     expect(rewrittenHeader(['Email', 'Name', 'city'], { email: 0, name: 1 }, ',')).toBeNull();
   });

@@ -180,10 +180,12 @@ export function describeColumns(
   columns: string[],
   mapping: ColumnMapping,
 ): Array<{ index: number; column: string; role: ColumnRole; key: string }> {
+  const names = uploadedNames(columns, mapping);
   return columns.map((column, index) => {
-    if (index === mapping.email) return { index, column, role: 'email', key: 'email' };
-    if (index === mapping.name) return { index, column, role: 'name', key: 'name' };
-    return { index, column, role: 'attribute', key: attributeKey(column, index) };
+    const key = names[index]!;
+    const role: ColumnRole =
+      index === mapping.email ? 'email' : index === mapping.name ? 'name' : 'attribute';
+    return { index, column, role, key };
   });
 }
 
@@ -197,6 +199,27 @@ function isDefault(columns: string[], mapping: ColumnMapping): boolean {
   return plain.email === mapping.email && plain.name === mapping.name;
 }
 
+/**
+ * The column names the function will read: the chosen columns become `email` and `name`, and a
+ * column that was named `email` or `name` but was not chosen keeps its data as an attribute
+ * under `<name> (column <n>)`, since the function knows columns only by those two names.
+ */
+function uploadedNames(columns: string[], mapping: ColumnMapping): string[] {
+  const taken = new Set(columns.map((c) => c.trim().toLowerCase()));
+  return columns.map((column, index) => {
+    if (index === mapping.email) return 'email';
+    if (index === mapping.name) return 'name';
+    const key = attributeKey(column, index);
+    const lower = key.toLowerCase();
+    if (lower !== 'email' && lower !== 'name') return key;
+    const base = `${key} (column ${index + 1})`;
+    let renamed = base;
+    for (let n = 2; taken.has(renamed.toLowerCase()); n++) renamed = `${base} ${n}`;
+    taken.add(renamed.toLowerCase());
+    return renamed;
+  });
+}
+
 /** One header field, quoted when it holds the delimiter, a quote or a line break. */
 function csvField(value: string, delimiter: Delimiter): string {
   return value.includes(delimiter) || /["\r\n]/.test(value)
@@ -205,10 +228,9 @@ function csvField(value: string, delimiter: Delimiter): string {
 }
 
 /**
- * The header to upload instead of the file's when the user picked other columns for email or
- * name: the function knows columns only by those names, so the chosen ones are renamed and a
- * column that was named `email` or `name` keeps its data as an attribute under another key.
- * Null when the file's own header already says what the user chose.
+ * The header to upload in place of the file's when the user picked other columns for email or
+ * name than the header names (see uploadedNames). Null when the file's own header already says
+ * what the user chose, so the file goes up untouched.
  */
 export function rewrittenHeader(
   columns: string[],
@@ -216,16 +238,7 @@ export function rewrittenHeader(
   delimiter: Delimiter,
 ): string | null {
   if (isDefault(columns, mapping)) return null;
-  const taken = new Set(columns.map((c) => c.trim().toLowerCase()));
-  const names = columns.map((column, index) => {
-    if (index === mapping.email) return 'email';
-    if (index === mapping.name) return 'name';
-    const key = attributeKey(column, index);
-    if (key.toLowerCase() !== 'email' && key.toLowerCase() !== 'name') return key;
-    let renamed = `${key} (column ${index + 1})`;
-    while (taken.has(renamed.toLowerCase())) renamed += ' ';
-    return renamed;
-  });
+  const names = uploadedNames(columns, mapping);
   return names.map((n) => csvField(n, delimiter)).join(delimiter) + '\r\n';
 }
 

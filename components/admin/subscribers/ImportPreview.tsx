@@ -1,6 +1,7 @@
 // The chosen CSV before it is imported: size, rows and delimiter, which column becomes email, name
 // or an attribute (changeable when the header does not say), and the first rows as parsed.
 import {
+  defaultMapping,
   delimiterName,
   describeColumns,
   formatBytes,
@@ -29,6 +30,13 @@ export function ImportPreview({
   // The header line is replaced when the mapping changes: only simple one-line headers qualify.
   const fixed = preview.headerLines !== 1;
   const label = (index: number) => preview.columns[index] || `Column ${index + 1}`;
+  const plain = defaultMapping(preview.columns);
+  const remapped = plain.email !== mapping.email || plain.name !== mapping.name;
+  const hint = fixed
+    ? 'The header row spans several lines, so the columns are used as it names them.'
+    : remapped
+      ? 'The uploaded copy’s first row names these columns email and name; your file is not changed.'
+      : null;
 
   return (
     <div className={styles.preview}>
@@ -42,6 +50,7 @@ export function ImportPreview({
           label="Email column"
           value={mapping.email ?? ''}
           disabled={fixed}
+          hint={hint}
           error={emailError}
           onChange={(e) => {
             const email = e.target.value === '' ? null : Number(e.target.value);

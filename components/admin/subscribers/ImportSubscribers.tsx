@@ -133,12 +133,12 @@ export function ImportSubscribers({
             </fieldset>
             <SelectField
               label="Imported addresses are"
-              hint="The import sends no email. Pending addresses get no campaign until they confirm through a signup form; unsubscribed ones stay unsubscribed."
+              hint="Confirmed: they already agreed to receive your mail. The import sends no email: pending addresses get no campaign until they confirm through a signup form; unsubscribed ones stay unsubscribed."
               value={optin}
               onChange={(e) => setOptin(e.target.value as ImportOptin)}
             >
-              <option value="confirmed">Confirmed: they agreed to receive mail</option>
-              <option value="pending">Pending: they must opt in first</option>
+              <option value="confirmed">Confirmed</option>
+              <option value="pending">Pending (must opt in)</option>
             </SelectField>
             {state.phase === 'error' ? (
               <p className={formStyles.formError} role="alert">
