@@ -7,6 +7,7 @@ import { makeCampaignProbes } from './campaign-probes';
 import { expectRefused, runTableCell } from './cases';
 import {
   CAMPAIGN_TABLES,
+  FEEDBACK_RPCS,
   MEDIA,
   RATE_LIMIT_RPC,
   REALTIME,
@@ -166,6 +167,59 @@ describe('rpc hit_rate_limit', () => {
         expectRefused(answer, actor, outcome, 'hit_rate_limit', 'function');
         // Nothing was counted: the first real hit with a limit of 1 still passes.
         expect((await call('service', 1)).data).toBe(0);
+      }
+    },
+  );
+});
+
+describe.each(Object.keys(FEEDBACK_RPCS) as (keyof typeof FEEDBACK_RPCS)[])('rpc %s', (fn) => {
+  it.each(cells({ execute: FEEDBACK_RPCS[fn] }))(
+    '$actor $op → $outcome',
+    async ({ actor, outcome }) => {
+      // A confirmed subscriber on the matrix's list, and a draft campaign, made by the service role.
+      const email = `rls-feedback-${randomUUID()}@example.com`;
+      const who = await team.service.from('subscribers').insert({ email }).select('id').single();
+      if (who.error) throw new Error(who.error.message);
+      const list = await team.service.from('lists').select('id').eq('slug', 'rls-matrix').single();
+      await team.service
+        .from('subscriptions')
+        .insert({ subscriber_id: who.data.id, list_id: list.data!.id, status: 'confirmed' });
+      const campaign = await team.service
+        .from('campaigns')
+        .insert({ name: 'RLS', subject: 'RLS' })
+        .select('id')
+        .single();
+      if (campaign.error) throw new Error(campaign.error.message);
+      const args = {
+        record_email_events: { p_events: [{ type: 'complaint', email }] },
+        record_tracking_event: {
+          p_type: 'clicked',
+          p_subscriber: who.data.id,
+          p_campaign: campaign.data.id,
+          p_data: { url: 'https://example.com/' },
+        },
+        unsubscribe_with_campaign: {
+          p_subscriber: who.data.id,
+          p_lists: null,
+          p_source: 'rls-matrix',
+          p_campaign: campaign.data.id,
+        },
+      }[fn];
+      const answer = await untyped(team.client(actor)).rpc(fn, args);
+      const status = await team.service
+        .from('subscriptions')
+        .select('status')
+        .eq('subscriber_id', who.data.id)
+        .single();
+      if (outcome === 'ok') {
+        expect(answer.error).toBeNull();
+        // The writers that change subscriptions did; record_tracking_event answers false (tracking off).
+        expect(status.data!.status).toBe(
+          fn === 'record_tracking_event' ? 'confirmed' : 'unsubscribed',
+        );
+      } else {
+        expectRefused(answer, actor, outcome, fn, 'function');
+        expect(status.data!.status).toBe('confirmed');
       }
     },
   );

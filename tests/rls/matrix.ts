@@ -135,6 +135,20 @@ export const REALTIME: Record<'subscribers' | 'subscriptions', Row> = {
 export const RATE_LIMIT_RPC: Row =
                 ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'];
 
+/**
+ * Campaign feedback writers (email-events, track, unsubscribe from a campaign): EXECUTE for
+ * service_role only, so the webhook secret and the signed tokens cannot be skipped.
+ */
+export type FeedbackRpc =
+  'record_email_events' | 'record_tracking_event' | 'unsubscribe_with_campaign';
+// prettier-ignore
+export const FEEDBACK_RPCS: Record<FeedbackRpc, Row> = {
+  //                           anon        nonMember   viewer      editor      admin       owner       service
+  record_email_events:       ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  record_tracking_event:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  unsubscribe_with_campaign: ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+};
+
 export interface Cell<Op extends string> {
   actor: Actor;
   op: Op;
