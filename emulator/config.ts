@@ -24,6 +24,8 @@ export interface ProjectConfig {
   /** Per-function settings from `[functions.<name>]`; `verify_jwt` defaults to true. */
   functions: Record<string, { verifyJwt: boolean }>;
   seedEnabled: boolean;
+  /** `[storage] file_size_limit` in bytes: the global upload limit every bucket is capped by. */
+  storageFileSizeLimit: number;
 }
 
 type Table = Record<string, unknown>;
@@ -42,6 +44,16 @@ function bool(value: unknown, fallback: boolean): boolean {
 }
 function strings(value: unknown, fallback: string[]): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : fallback;
+}
+
+/** The CLI's size strings ("50MiB", "500MB"; binary units as its go-units parser); 50 MiB by default. */
+function sizeInBytes(value: unknown): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([kmg]?)i?b?$/i.exec(
+    typeof value === 'string' ? value.trim() : '',
+  );
+  if (!match) return 50 * 1024 * 1024;
+  const power = ['', 'k', 'm', 'g'].indexOf(match[2]!.toLowerCase());
+  return Math.round(Number(match[1]) * 1024 ** power);
 }
 
 /** Turns parsed TOML into settings, filling in the CLI's local defaults for anything absent. */
@@ -77,6 +89,7 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
     },
     functions,
     seedEnabled: bool(table(table(doc.db).seed).enabled, true),
+    storageFileSizeLimit: sizeInBytes(table(doc.storage).file_size_limit),
   };
 }
 

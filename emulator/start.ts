@@ -148,6 +148,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       keys: KEYS,
       url,
       dataDir: storageDataDir,
+      fileSizeLimit: config.storageFileSizeLimit,
     });
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;

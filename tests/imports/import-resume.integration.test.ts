@@ -1,6 +1,6 @@
 // An import that stops mid-file (a run dying after a committed batch) and is started again resumes
-// after the last committed batch: exact counts, no duplicate rows or events; two runs never share
-// one import.
+// after the last committed batch: exact counts, no duplicate rows or events; the scheduler restarts
+// one whose run died; two runs never share one import.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { sql } from '../functions/kit';
@@ -120,6 +120,33 @@ describe('resuming', () => {
       [id],
     );
     expect(seen!.n).toBe(0);
+  }, 120_000);
+
+  it('is resumed by the scheduler, without a call, once the lease of a dead run expires', async () => {
+    const [job] = await sql<{ schedule: string }>(
+      emu,
+      `select schedule from cron.job where jobname = 'postbox-resume-imports'`,
+    );
+    expect(job?.schedule).toBe('15 seconds');
+    const tag = `cron${Date.now()}`;
+    const { csv } = bigCsv(tag, 1_200);
+    const id = await queueImport(emu, admin.token, csv, { lists: ['product-updates'] });
+    await startImport(emu, admin.token, id, { crash_after_batches: 1 });
+    await waitForImport(emu, id, (row) => row.processed_rows >= 500);
+    // The dead run's lease runs out (60 s after the crash in production); nobody calls again.
+    await sql(
+      emu,
+      `update public.imports set lease_until = now() - interval '1 second' where id = $1`,
+      [id],
+    );
+    const done = await waitForImport(emu, id, undefined, 60_000);
+    expect(done).toMatchObject({ status: 'done', processed_rows: 1_200, inserted: 1_188 });
+    expect(await countsFor(tag)).toEqual({
+      subscribers: 1_188,
+      imported: 1_188,
+      subscribed: 1_188,
+      subs: 1_188,
+    });
   }, 120_000);
 
   it('lets only one of two simultaneous starts run the import', async () => {

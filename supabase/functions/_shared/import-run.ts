@@ -169,9 +169,14 @@ async function processRows(
         if (done || parser.destroyed) break;
         if (!parser.write(value)) {
           // A stopped run destroys the parser: 'close' then ends the wait that 'drain' never would.
-          await new Promise((resolve) => {
-            parser.once('drain', resolve);
-            parser.once('close', resolve);
+          await new Promise<void>((resolve) => {
+            const done = () => {
+              parser.off('drain', done);
+              parser.off('close', done);
+              resolve();
+            };
+            parser.once('drain', done);
+            parser.once('close', done);
           });
         }
       }
@@ -183,11 +188,17 @@ async function processRows(
     }
   })();
 
-  const flush = async (done: boolean) => {
-    imp = await rpc<ImportRecord>('import_batch', {
+  // One batch is applied while the parser reads the next (the database and the parser overlap);
+  // the next is sent only after the previous committed, because a batch applies only at
+  // processed_rows — the order, and so the exactly-once counting, stays that of the file.
+  let from = imp.processed_rows;
+  let inFlight: Promise<void> | null = null;
+  const timing = { parseMs: 0, waitMs: 0, rpcMs: 0, batches: 0 };
+  const send = (done: boolean): Promise<void> => {
+    const args = {
       p_import_id: imp.id,
       p_token: token,
-      p_from: imp.processed_rows,
+      p_from: from,
       p_rows: rows,
       p_bad: bad,
       p_records: records,
@@ -195,11 +206,36 @@ async function processRows(
       p_line: baseLine + lastLines,
       p_done: done,
       p_lease_seconds: importSettings.leaseSeconds(),
-    });
+    };
+    from += records;
     rows = [];
     bad = [];
     records = 0;
-    batches++;
+    const sent = performance.now();
+    const call = rpc<ImportRecord>('import_batch', args).then((next) => {
+      imp = next;
+      batches++;
+      timing.rpcMs += performance.now() - sent;
+      timing.batches++;
+    });
+    // Awaited at the next batch boundary; the no-op handler only keeps it from counting as
+    // unhandled while the parser works.
+    call.catch(() => undefined);
+    return call;
+  };
+  const settle = async () => {
+    const waited = performance.now();
+    if (inFlight) await inFlight;
+    inFlight = null;
+    timing.waitMs += performance.now() - waited;
+  };
+  const report = () => {
+    if (Deno.env.get('POSTBOX_IMPORT_TIMING') !== 'on') return;
+    const total = performance.now() - started;
+    timing.parseMs = total - timing.waitMs;
+    console.log(
+      `import ${imp.id} run: ${JSON.stringify({ totalMs: Math.round(total), ...roundAll(timing) })}`,
+    );
   };
 
   const batchRows = importSettings.batchRows();
@@ -214,21 +250,25 @@ async function processRows(
       lastBytes = info.bytes;
       lastLines = info.lines;
       if (records >= batchRows) {
-        await flush(false);
+        await settle();
+        // A run stops at a batch boundary (what it parsed since is read again by the next run),
+        // and only after it committed a batch of its own, so every run moves the import on.
         if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
           stopped = true;
           break;
         }
-        if (performance.now() - started > importSettings.budgetMs()) {
+        if (batches > 0 && performance.now() - started > importSettings.budgetMs()) {
           stopped = true;
           break;
         }
+        inFlight = send(false);
       }
     }
   } catch (error) {
     // What skip_records_with_error cannot skip (a quote left open until the end of the file) ends
     // the import: the batches before it stay, the reason names the line.
     const csvError = error as Error & { code?: string; lines?: number };
+    await settle();
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
       await pump;
       throw new CsvFileError(
@@ -240,11 +280,22 @@ async function processRows(
   if (stopped) {
     parser.destroy();
     await pump;
+    report();
     if (options.crashAfterBatches !== undefined) return 'lost';
     await rpc('release_import', { p_import_id: imp.id, p_token: token });
     return 'more';
   }
   await pump;
-  await flush(true);
+  await settle();
+  if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
+    report();
+    return 'lost';
+  }
+  await send(true);
+  report();
   return 'done';
+}
+
+function roundAll(values: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(values).map(([k, v]) => [k, Math.round(v)]));
 }
