@@ -812,6 +812,10 @@ export type Database = {
         }[]
       }
       public_subscriber_count: { Args: never; Returns: number }
+      record_deliveries: {
+        Args: { p_results: Json; p_max_attempts?: number }
+        Returns: Json
+      }
       record_delivery: {
         Args: {
           p_campaign_id: string

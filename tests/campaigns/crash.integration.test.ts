@@ -19,8 +19,8 @@ import {
 } from './kit';
 
 const RECIPIENTS = process.env.DATABASE_URL ? 2000 : 600;
-/** Four runs with 8 sends in flight each (process-queue's concurrency). */
-const IN_FLIGHT = 4 * 8;
+/** Four runs with 32 sends in flight each (process-queue's concurrency; each waits for its result to be written). */
+const IN_FLIGHT = 4 * 32;
 
 let emu: RunningEmulator;
 

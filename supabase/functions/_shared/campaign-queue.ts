@@ -1,6 +1,6 @@
 // The process-queue worker (SPEC §9): starts due scheduled campaigns, then claims batches of 100,
-// sends each message at the shared rate and records each result at once. Many workers may run at
-// the same time: claims use SKIP LOCKED and every write checks the worker's claim token.
+// sends each message at the shared rate and records results in groups as they come. Many workers
+// may run at the same time: claims use SKIP LOCKED and every write checks the worker's claim token.
 import { adminClient, rpc } from './db.ts';
 import { AppError } from './errors.ts';
 import { sendMail, TemporaryMailError } from './mail.ts';
@@ -65,12 +65,6 @@ function skipReason(context: CampaignContext, recipient?: Recipient): string | n
     (s) => s.status === 'confirmed' && context.listIds.includes(s.list_id),
   );
   return onList ? null : 'Unsubscribed before the message went out.';
-}
-
-interface Recorded {
-  recorded: boolean;
-  outcome: 'sent' | 'deferred' | 'failed' | null;
-  finished: boolean;
 }
 
 /** Renders and starts a campaign (draft or scheduled); answers the recipient count. */
@@ -207,42 +201,120 @@ class Worker {
           this.abandoned = true;
       }
     };
-    await Promise.all(Array.from({ length: this.options.concurrency }, lane));
+    // With a rate limit each send holds a reserved slot while it waits for it: no more lanes than
+    // half a second of the rate needs, so a pause or the end of the budget is not overrun by seconds.
+    const lanes =
+      this.rate === null
+        ? this.options.concurrency
+        : Math.min(this.options.concurrency, Math.max(1, Math.ceil(this.rate / 2)));
+    await Promise.all(Array.from({ length: lanes }, lane));
     // Unsent rows (stopped campaign, time up) go back to the queue — unless we play dead.
     if (!this.abandoned) await rpc<number>('release_delivery_claims', { p_claim_token: token });
   }
 
   private async sendOne(row: Delivery, token: string, recipient?: Recipient): Promise<void> {
     const context = await this.context(row.campaign_id);
-    let outcome: 'sent' | 'deferred' | 'failed' = 'sent';
+    let outcome: Outcome = 'sent';
     let errorText: string | null = null;
     let messageId: string | null = null;
+    let sentAt: string | null = null;
     try {
       const skip = skipReason(context, recipient);
       if (skip) throw new Error(skip);
       const mail = await campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
       await takeSendSlot(this.rate);
       await sendMail(mail);
+      sentAt = new Date().toISOString();
       messageId = campaignMessageId(context, row.subscriber_id);
     } catch (e) {
       outcome = e instanceof TemporaryMailError ? 'deferred' : 'failed';
       errorText = e instanceof Error ? e.message : String(e);
       console.warn(`delivery ${row.campaign_id}/${row.subscriber_id} ${outcome}: ${errorText}`);
     }
-    const recorded = await rpc<Recorded>('record_delivery', {
-      p_campaign_id: row.campaign_id,
-      p_subscriber_id: row.subscriber_id,
-      p_claim_token: token,
-      p_outcome: outcome,
-      p_message_id: messageId,
-      p_error: errorText,
-      p_max_attempts: MAX_ATTEMPTS,
+    // Waits until the result is written, so a run never has more sent-but-unrecorded messages than
+    // sends in flight (what a crash could make arrive twice).
+    const recorded = await recorder.record({
+      campaign_id: row.campaign_id,
+      subscriber_id: row.subscriber_id,
+      claim_token: token,
+      outcome,
+      message_id: messageId,
+      error: errorText,
+      sent_at: sentAt,
     });
-    if (!recorded.recorded) {
+    if (!recorded.outcome) {
       console.error(`delivery ${row.campaign_id}/${row.subscriber_id} was reclaimed while sending`);
       return;
     }
-    if (recorded.outcome) this.result[recorded.outcome] += 1;
+    this.result[recorded.outcome] += 1;
     if (recorded.finished) this.result.campaigns_finished += 1;
   }
 }
+
+type Outcome = 'sent' | 'deferred' | 'failed';
+
+interface DeliveryResult {
+  campaign_id: string;
+  subscriber_id: string;
+  claim_token: string;
+  outcome: Outcome;
+  message_id: string | null;
+  error: string | null;
+  /** When the mail server accepted it (the group is written a moment later). */
+  sent_at: string | null;
+}
+
+/** What became of one result: its outcome (null: the row had been reclaimed), and whether it finished its campaign. */
+interface Recorded {
+  outcome: Outcome | null;
+  finished: boolean;
+}
+
+/**
+ * Writes results with record_deliveries, in groups, for every run in this process: the first result
+ * is written at once, and whatever finishes while a write is under way goes in the next one. A busy
+ * process thus makes one round trip (and takes each campaign row lock once) per group instead of per
+ * message, and its runs never queue behind each other for that lock.
+ */
+class Recorder {
+  private pending: { result: DeliveryResult; done: (recorded: Recorded | Error) => void }[] = [];
+  private writing = false;
+
+  /** Resolves once the result is written (rejects with the write's error). */
+  record(result: DeliveryResult): Promise<Recorded> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ result, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
+      this.write();
+    });
+  }
+
+  private write(): void {
+    if (this.writing || this.pending.length === 0) return;
+    this.writing = true;
+    const group = this.pending.splice(0, BATCH_SIZE);
+    rpc<{ outcomes: Record<string, Outcome>; finished: string[] }>('record_deliveries', {
+      p_results: group.map((g) => g.result),
+      p_max_attempts: MAX_ATTEMPTS,
+    })
+      .then(({ outcomes, finished }) => {
+        const unfinished = new Set(finished);
+        for (const { result, done } of group) {
+          // A campaign finished by this group is counted once, by the first of its results here.
+          done({
+            outcome: outcomes[`${result.campaign_id}/${result.subscriber_id}`] ?? null,
+            finished: unfinished.delete(result.campaign_id),
+          });
+        }
+      })
+      .catch((error) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const g of group) g.done(failure);
+      })
+      .finally(() => {
+        this.writing = false;
+        this.write();
+      });
+  }
+}
+
+const recorder = new Recorder();

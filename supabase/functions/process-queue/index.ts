@@ -44,7 +44,7 @@ serve(['POST'], async (req) => {
   const result = await runQueue({
     budgetMs: Math.min(budgetMs, configured),
     claimTimeoutSeconds: Number(Deno.env.get('POSTBOX_CLAIM_TIMEOUT_SECONDS') ?? 600),
-    concurrency: 8,
+    concurrency: 32,
     maxMessages: Number(Deno.env.get('POSTBOX_QUEUE_MAX_MESSAGES') ?? DEFAULT_MAX_MESSAGES),
     abandonAfter,
   });
