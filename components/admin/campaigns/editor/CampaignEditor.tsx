@@ -1,0 +1,58 @@
+// The campaign editor for one id: loading, not found and error states, then the form (editable
+// for editors while a draft, read-only otherwise) with its preview, lists and sending controls.
+import { ArrowLeft, FileSearch } from 'lucide-react';
+import Link from 'next/link';
+import { useMemo } from 'react';
+import { formFromCampaign } from '../../../../lib/admin/campaign-editor-form';
+import type { EditableCampaign } from '../../../../lib/admin/campaign-editor';
+import { useCampaign } from '../../../../lib/admin/use-campaign-editor';
+import { buttonClass, EmptyState, ErrorState, LoadingState } from '../../../ui';
+import { EditorBody } from './EditorBody';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function BackToList() {
+  return (
+    <Link className={buttonClass('secondary')} href="/admin/campaigns/">
+      <ArrowLeft aria-hidden="true" />
+      All campaigns
+    </Link>
+  );
+}
+
+function NotFound() {
+  return (
+    <EmptyState icon={<FileSearch />} title="Campaign not found." action={<BackToList />}>
+      It may have been deleted, or the link is incomplete.
+    </EmptyState>
+  );
+}
+
+function Loaded({ data }: { data: EditableCampaign }) {
+  // The working copy starts from the first load only; later loads (Realtime) move status and counters.
+  const initial = useMemo(
+    () => ({ form: formFromCampaign(data.campaign), listIds: data.listIds }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [data.campaign.id],
+  );
+  return <EditorBody campaign={data.campaign} initial={initial} />;
+}
+
+export function CampaignEditor({ id }: { id: string }) {
+  const valid = UUID.test(id);
+  const { data, error, isValidating, mutate } = useCampaign(valid ? id : null);
+  if (!valid) return <NotFound />;
+  if (error && !data) {
+    return (
+      <ErrorState
+        title="The campaign could not be loaded."
+        message={error.message}
+        onRetry={() => void mutate()}
+        retrying={isValidating}
+      />
+    );
+  }
+  if (data === undefined) return <LoadingState label="Loading campaign…" />;
+  if (data === null) return <NotFound />;
+  return <Loaded data={data} />;
+}
