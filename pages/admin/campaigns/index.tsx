@@ -18,7 +18,6 @@ import {
   StatusMessage,
 } from '../../../components/ui';
 import {
-  CAMPAIGN_FILTERS,
   canDeleteCampaign,
   isCampaignFilter,
   type CampaignCursor,
@@ -40,6 +39,15 @@ const EMPTY_TITLES: Record<CampaignFilter, string> = {
   active: 'Nothing is sending right now.',
   sent: 'No campaign has been sent yet.',
   cancelled: 'No cancelled campaigns.',
+};
+
+const CARD_TITLES: Record<CampaignFilter, string> = {
+  all: 'All campaigns',
+  draft: 'Drafts',
+  scheduled: 'Scheduled',
+  active: 'Sending and paused',
+  sent: 'Sent',
+  cancelled: 'Cancelled',
 };
 
 function CampaignsContent({ filter }: { filter: CampaignFilter }) {
@@ -159,7 +167,6 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
     );
   }
 
-  const label = CAMPAIGN_FILTERS.find((f) => f.id === filter)?.label ?? 'All';
   return (
     <div className={styles.page}>
       {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
@@ -168,11 +175,7 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
         <StatusTabs current={filter} />
         {rows && !(rows.length === 0 && filter === 'all') ? newButton : null}
       </div>
-      <Card
-        title={filter === 'all' ? 'All campaigns' : `${label} campaigns`}
-        actions={<FeedIndicator status={live} />}
-        flush
-      >
+      <Card title={CARD_TITLES[filter]} actions={<FeedIndicator status={live} />} flush>
         {body}
       </Card>
       <ConfirmDialog

@@ -70,8 +70,8 @@ export function CampaignsTable({
               <td data-label="Lists" className={styles.lists}>
                 {c.lists.length ? c.lists.map((l) => l.name).join(', ') : '—'}
               </td>
-              <td data-label="Sent / recipients" className={tableStyles.num}>
-                {c.status === 'draft' || c.status === 'scheduled'
+              <td data-label="Sent" className={tableStyles.num}>
+                {c.status === 'draft' || c.status === 'scheduled' || c.recipients === 0
                   ? '—'
                   : `${formatCount(c.sent)} / ${formatCount(c.recipients)}`}
               </td>

@@ -18,7 +18,7 @@ export function ReportFigures({
 }) {
   const r = report;
   const delivery: Stat[] = [
-    { label: 'Recipients', value: r.recipients, tone: 'brand' },
+    { label: 'Recipients', value: r.recipients, hint: 'fixed when sending began', tone: 'brand' },
     {
       label: 'Sent',
       value: r.sent,
