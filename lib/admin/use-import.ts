@@ -140,11 +140,22 @@ export function useStartImport() {
     }
   }, []);
 
+  /** Calls the function again for an import queued but never started (its call failed). */
+  const retry = useCallback(async (importId: string) => {
+    setState({ phase: 'starting' });
+    try {
+      await startImport(supabase, importId);
+      setState({ phase: 'started', importId });
+    } catch (error) {
+      setState({ phase: 'error', message: toQueryError(error).message, importId });
+    }
+  }, []);
+
   const reset = useCallback(() => {
     abort.current?.abort();
     setState({ phase: 'idle' });
   }, []);
-  return { state, start, reset };
+  return { state, start, retry, reset };
 }
 
 export function importKey(id: string): string {
@@ -196,8 +207,10 @@ export function useImportLive(id: string | null) {
     lastChange.current = Date.now();
   }, [row?.processed_rows, status]);
 
-  // A run that dies keeps its lease until it expires and nothing else calls the function again
-  // (README "Batches and resuming"): if the row stops moving, read it and call the function.
+  // The pg_cron job postbox-resume-imports picks up a `running` import whose run died (README
+  // "Batches and resuming"), but a `queued` one whose first call never arrived waits for a call,
+  // and a missed Realtime message would leave the bar behind: if the row stops moving, read it
+  // again and call the function (a call that races a live run does nothing).
   useEffect(() => {
     if (!id || !key || (status !== 'queued' && status !== 'running')) return;
     const timer = setInterval(() => {

@@ -181,6 +181,47 @@ test('a file without an "email" header is mapped by hand; other files are refuse
   await expect(summary(page)).toContainText('1–1 of 1 matching subscribers');
 });
 
+test('a file of several batches shows each committed batch live, then 100 %', async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(180_000);
+  const tag = randomUUID().slice(0, 8);
+  const list = await createList(tag);
+  const file = testInfo.outputPath('batches.csv');
+  // 12,001 rows: three batches of 5,000 (SPEC §9) and one of a single row.
+  const rows = Array.from({ length: 12_001 }, (_, i) => `b${i}-${tag}@example.com,B ${i}`);
+  writeFileSync(file, ['email,name', ...rows].join('\n') + '\n');
+  const owner = await createTeamUser('owner');
+  await signInWithPassword(page, owner, '/admin/subscribers/');
+  await page.getByRole('button', { name: 'Import CSV' }).click();
+  await dialog(page).getByLabel('CSV file').setInputFiles(file);
+  await expect(dialog(page).getByText(/12,001 rows/)).toBeVisible();
+  await dialog(page).getByLabel(`${list.name} (private)`).check();
+  // Every value either bar takes is recorded as the page renders it.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => {
+      for (const bar of document.querySelectorAll('[role=progressbar]')) {
+        seen.push(`${bar.getAttribute('aria-label')}:${bar.getAttribute('aria-valuenow')}`);
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  await dialog(page).getByRole('button', { name: 'Start import' }).click();
+  const bar = dialog(page).getByRole('progressbar', { name: 'Import progress' });
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 150_000 });
+  await expect(
+    dialog(page).getByText('Import finished: 12,001 added, 0 updated, 0 skipped.'),
+  ).toBeVisible();
+  const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+  const values = (label: string) => [
+    ...new Set(seen.filter((s) => s.startsWith(`${label}:`)).map((s) => Number(s.split(':')[1]))),
+  ];
+  // Batches arrive one by one: 41 % (5,000 rows) and 83 % (10,000) show before 100 %.
+  expect(values('Import progress')).toEqual(expect.arrayContaining([41, 83, 100]));
+  expect(values('Upload')).toContain(100);
+});
+
 for (const role of ['viewer', 'editor'] as const) {
   test(`a ${role} is offered no import or export`, async ({ page }) => {
     const member = await createTeamUser(role);

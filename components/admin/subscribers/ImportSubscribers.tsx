@@ -2,7 +2,7 @@
 // lists and whether the addresses are confirmed, then follow the upload and the import live.
 import { Upload } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { defaultMapping, type ColumnMapping } from '../../../lib/admin/import-csv';
+import { defaultMapping, IMPORT_ACCEPT, type ColumnMapping } from '../../../lib/admin/import-csv';
 import { importProgress, type ImportOptin } from '../../../lib/admin/imports';
 import { useCsvPreview, useImportLive, useStartImport } from '../../../lib/admin/use-import';
 import type { ListOption } from '../../../lib/admin/use-subscribers';
@@ -29,7 +29,7 @@ export function ImportSubscribers({
   const [optin, setOptin] = useState<ImportOptin>('confirmed');
   const [errors, setErrors] = useState<Errors>({});
   const preview = useCsvPreview(file);
-  const { state, start, reset } = useStartImport();
+  const { state, start, retry, reset } = useStartImport();
   const importId =
     state.phase === 'started' || state.phase === 'error' ? (state.importId ?? null) : null;
   const live = useImportLive(importId);
@@ -90,7 +90,7 @@ export function ImportSubscribers({
             <TextField
               label="CSV file"
               type="file"
-              accept=".csv,text/csv"
+              accept={IMPORT_ACCEPT}
               hint="At most 50 MB and 1,000,000 rows. The first row names the columns: one of them holds the email addresses; “name” is optional; every other column is kept as an attribute."
               error={fileError}
               onChange={(e) => {
@@ -161,6 +161,11 @@ export function ImportSubscribers({
               loadError={live.error?.message ?? null}
             />
             <div className={styles.actions}>
+              {state.phase === 'error' && importId && row?.status === 'queued' ? (
+                <Button variant="primary" onClick={() => void retry(importId)}>
+                  Start again
+                </Button>
+              ) : null}
               {row?.status === 'done' && row.list_ids.length > 0 ? (
                 <Button
                   onClick={() => {
