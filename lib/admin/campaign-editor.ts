@@ -132,11 +132,13 @@ const FIELDS: Record<string, CampaignField> = {
 };
 
 function actionFailure(outcome: FunctionFailure): { ok: false } & FieldError {
-  return {
-    ok: false,
-    field: outcome.field ? (FIELDS[outcome.field] ?? null) : null,
-    message: outcome.message,
-  };
+  const field = outcome.field ? (FIELDS[outcome.field] ?? null) : null;
+  // "emails: x is not a team member" names its field; beside that field the prefix is noise.
+  const message =
+    field && outcome.message.startsWith(`${outcome.field}: `)
+      ? outcome.message.slice(outcome.field!.length + 2)
+      : outcome.message;
+  return { ok: false, field, message };
 }
 
 function parseCampaign(data: unknown): CampaignRow | null {

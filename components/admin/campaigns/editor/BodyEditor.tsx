@@ -15,7 +15,10 @@ import styles from './Editor.module.css';
 import { MediaPicker } from './MediaPicker';
 import { PreviewFrame } from './PreviewFrame';
 
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(bytes < 10240 ? 1 : 0)} KB`;
+const size = (bytes: number) =>
+  bytes < 1024
+    ? `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`
+    : `${(bytes / 1024).toFixed(bytes < 10240 ? 1 : 0)} KB`;
 
 export function BodyEditor({
   form,
@@ -70,7 +73,7 @@ export function BodyEditor({
           value={form.bodyMd}
           onChange={(e) => onChange(e.target.value)}
           error={error}
-          hint={`${kb(bytes)} of ${kb(BODY_MAX_BYTES)}. Raw HTML is allowed; scripts, styles and event handlers are removed.`}
+          hint={`${size(bytes)} of ${size(BODY_MAX_BYTES)}. Raw HTML is allowed; scripts, styles and event handlers are removed.`}
           readOnly={readOnly}
           spellCheck
           className={styles.markdown}

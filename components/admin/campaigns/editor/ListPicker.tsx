@@ -61,6 +61,8 @@ export function ListPicker({
   }
   if (!lists.data) return <LoadingState label="Loading lists…" />;
 
+  // Read-only, only the chosen lists matter; editing, every list is a choice.
+  const shown = readOnly ? lists.data.filter((l) => selected.includes(l.id)) : lists.data;
   const toggle = (id: string, on: boolean) =>
     onChange(on ? [...selected, id] : selected.filter((l) => l !== id));
 
@@ -71,10 +73,12 @@ export function ListPicker({
         aria-describedby={error ? 'campaign-lists-error' : undefined}
       >
         <legend className={styles.legend}>Send to</legend>
-        {lists.data.length === 0 ? (
-          <p className={styles.hintText}>There are no lists yet. An admin can create one.</p>
+        {shown.length === 0 ? (
+          <p className={styles.hintText}>
+            {readOnly ? 'No lists chosen.' : 'There are no lists yet. An admin can create one.'}
+          </p>
         ) : (
-          lists.data.map((list) => (
+          shown.map((list) => (
             <Checkbox
               key={list.id}
               label={
