@@ -131,7 +131,8 @@ const FIELDS: Record<string, CampaignField> = {
   lists: 'lists',
 };
 
-function actionFailure(outcome: FunctionFailure): { ok: false } & FieldError {
+/** A send-campaign refusal as the editor shows it: at its field when it names one. */
+export function actionFailure(outcome: FunctionFailure): { ok: false } & FieldError {
   const field = outcome.field ? (FIELDS[outcome.field] ?? null) : null;
   // "emails: x is not a team member" names its field; beside that field the prefix is noise.
   const message =
