@@ -5,6 +5,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
 import { uuid_ossp } from '@electric-sql/pglite/contrib/uuid_ossp';
 import { SessionLock } from './session-lock.js';
+import { pipelinedTransaction } from './pglite-pipeline.js';
 import { TEXT_RESULT_TYPES, type Db, type Queryable, type QueryResult } from './types.js';
 
 export interface PgliteOptions {
@@ -72,7 +73,12 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDb>
     deliverNotification: deliver,
     query: base.query,
     exec: base.exec,
-    transaction: (fn) => lock.run(() => pglite.transaction((tx) => fn(wrap(tx)))),
+    transaction: (fn, options) =>
+      lock.run(() =>
+        options?.setup || options?.readOnly
+          ? pipelinedTransaction({ pglite, plain: wrap(pglite), parsers }, fn, options)
+          : pglite.transaction((tx) => fn(wrap(tx))),
+      ),
     async listen(channel, onNotify) {
       let set = listeners.get(channel);
       if (!set) {

@@ -23,10 +23,27 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** A statement and its parameters. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+export interface TransactionOptions {
+  /** `begin read only`, as PostgREST opens its GET/HEAD transactions. */
+  readOnly?: boolean;
+  /**
+   * Runs right after BEGIN, before anything fn sends (REST's per-request settings). BEGIN, setup
+   * and fn's first query go to the database together, in one round trip on native Postgres and in
+   * one call on PGlite; if setup fails, fn's first query rejects with setup's error.
+   */
+  setup?: Statement;
+}
+
 export interface Db extends Queryable {
   readonly kind: 'pglite' | 'postgres';
   /** Runs fn in one transaction on one connection; commits when it resolves, rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** LISTEN on a channel; the returned function stops listening. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;

@@ -1,5 +1,5 @@
 // Per-request database context: who the caller is (from the bearer JWT) and the GUCs PostgREST sets.
-import type { Queryable } from '../db/types.js';
+import type { Queryable, Statement } from '../db/types.js';
 import { verifyJwt, type JwtClaims } from '../keys.js';
 import { jwtError, RestError } from './errors.js';
 
@@ -58,7 +58,6 @@ export interface ContextOptions {
   /** Path as PostgREST sees it, without the /rest/v1 prefix (e.g. `/todos`). */
   path: string;
   headers: Headers;
-  readOnly: boolean;
   timezone?: string;
   /** Roles known to the schema cache → whether `authenticator` may switch to them. */
   switchableRoles: ReadonlyMap<string, boolean>;
@@ -74,13 +73,13 @@ export interface ContextOptions {
  * `switchable` comes from the schema cache; a role it does not know is looked up.
  */
 async function checkRoleSwitch(
-  tx: Queryable,
+  db: Queryable,
   role: string,
   switchable: ReadonlyMap<string, boolean>,
 ) {
   let allowed = switchable.get(role);
   if (allowed === undefined) {
-    const { rows } = await tx.query<{ allowed: boolean | null }>(
+    const { rows } = await db.query<{ allowed: boolean | null }>(
       `select case when exists (select 1 from pg_roles where rolname = $1)
         then pg_has_role('authenticator', $1, 'member') end as allowed`,
       [role],
@@ -91,9 +90,34 @@ async function checkRoleSwitch(
     throw new RestError(403, '42501', `permission denied to set role "${role}"`);
 }
 
-/** Applies the transaction-local settings of contract §1.5 / §6.7 before the request's query. */
-export async function applyContext(tx: Queryable, opts: ContextOptions): Promise<void> {
-  await checkRoleSwitch(tx, opts.caller.role, opts.switchableRoles);
+/** `Prefer: timezone=…` if Postgres knows the zone (pg_timezone_names), as PostgREST checks it. */
+async function knownTimezone(db: Queryable, opts: ContextOptions): Promise<string | null> {
+  if (!opts.timezone) return null;
+  const { rows } = await db.query<{ ok: boolean }>(
+    `select exists (select 1 from pg_timezone_names where name = $1) as ok`,
+    [opts.timezone],
+  );
+  if (rows[0]?.ok) return opts.timezone;
+  // Unknown zones are ignored, or PGRST122 with handling=strict.
+  if (opts.strict) {
+    throw new RestError(
+      400,
+      'PGRST122',
+      'Invalid preferences given with handling=strict',
+      `Invalid preferences: timezone=${opts.timezone}`,
+    );
+  }
+  return null;
+}
+
+/**
+ * The transaction-local settings of contract §1.5 / §6.7 as one statement, for the request's
+ * transaction to run right after BEGIN (with its first query, see Db.transaction). The checks that
+ * need the database (a role the schema cache does not know, a timezone) run first, outside it.
+ */
+export async function contextSetup(db: Queryable, opts: ContextOptions): Promise<Statement> {
+  await checkRoleSwitch(db, opts.caller.role, opts.switchableRoles);
+  const timezone = await knownTimezone(db, opts);
   const headers: Record<string, string> = {};
   opts.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;
@@ -101,41 +125,27 @@ export async function applyContext(tx: Queryable, opts: ContextOptions): Promise
   const searchPath = [opts.schema, ...opts.extraSearchPath.filter((s) => s !== opts.schema)]
     .map((s) => `"${s.replace(/"/g, '""')}"`)
     .join(', ');
-  // One statement, evaluated left to right: GET/HEAD read-only (like PostgREST's read-only
-  // transactions), role settings, then set_config('role', …) — SET LOCAL ROLE; an unknown role
-  // fails with 22023 (→ 401) — and the request GUCs.
-  const settings: Array<[string, string]> = [
-    ...(opts.readOnly ? ([['transaction_read_only', 'on']] as Array<[string, string]>) : []),
-    ['search_path', searchPath],
-    ...opts.roleSettings,
-    ['role', opts.caller.role],
-    ['request.jwt.claims', JSON.stringify(opts.caller.claims)],
-    ['request.method', opts.method],
-    ['request.path', opts.path],
-    ['request.headers', JSON.stringify(headers)],
-    ['request.cookies', JSON.stringify(cookies(opts.headers.get('cookie')))],
-  ];
-  const params: string[] = [];
-  const calls = settings.map(([name, value]) => {
-    params.push(name, value);
-    return `set_config($${params.length - 1}, $${params.length}, true)`;
-  });
-  await tx.query(`select ${calls.join(', ')}`, params);
-  if (opts.timezone) {
-    // PostgREST checks the zone against pg_timezone_names: unknown ones are ignored, or PGRST122
-    // with handling=strict.
-    const { rows } = await tx.query<{ ok: boolean }>(
-      `select exists (select 1 from pg_timezone_names where name = $1) as ok`,
-      [opts.timezone],
-    );
-    if (rows[0]?.ok) await tx.query(`select set_config('timezone', $1, true)`, [opts.timezone]);
-    else if (opts.strict) {
-      throw new RestError(
-        400,
-        'PGRST122',
-        'Invalid preferences given with handling=strict',
-        `Invalid preferences: timezone=${opts.timezone}`,
-      );
-    }
+  // Evaluated left to right: role settings (the caller role's after authenticator's, so a name
+  // both set keeps the caller's), then set_config('role', …) — SET LOCAL ROLE; an unknown role
+  // fails with 22023 (→ 401) — and the request GUCs. GET/HEAD are read-only through
+  // `begin read only` (Db.transaction's readOnly), as PostgREST opens them.
+  const settings = new Map<string, string>([['search_path', searchPath]]);
+  for (const [name, value] of opts.roleSettings) {
+    settings.delete(name);
+    settings.set(name, value);
   }
+  settings.set('role', opts.caller.role);
+  settings.set('request.jwt.claims', JSON.stringify(opts.caller.claims));
+  settings.set('request.method', opts.method);
+  settings.set('request.path', opts.path);
+  settings.set('request.headers', JSON.stringify(headers));
+  settings.set('request.cookies', JSON.stringify(cookies(opts.headers.get('cookie'))));
+  if (timezone) settings.set('timezone', timezone);
+  const params: string[] = [];
+  const calls: string[] = [];
+  for (const [name, value] of settings) {
+    params.push(name, value);
+    calls.push(`set_config($${params.length - 1}, $${params.length}, true)`);
+  }
+  return { sql: `select ${calls.join(', ')}`, params };
 }

@@ -8,7 +8,7 @@ import { parsePayload } from './payload.js';
 import { parsePrefer } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
-import { applyContext, callerFromRequest, type Caller } from './request-context.js';
+import { callerFromRequest, contextSetup, type Caller } from './request-context.js';
 import { openApiDocument } from './openapi.js';
 import { negotiate } from './response.js';
 import { chooseFunction, handleRpc } from './rpc.js';
@@ -77,28 +77,30 @@ export function createRestService({
     const shape = negotiate(req.headers.get('accept'));
     const readOnly = method === 'GET' || method === 'HEAD';
     const inTransaction = async (fn: (tx: Queryable) => Promise<Response>) => {
+      const setup = await contextSetup(db, {
+        schema,
+        extraSearchPath: config.api.extraSearchPath,
+        caller,
+        method,
+        path,
+        headers: req.headers,
+        timezone: prefs.timezone,
+        strict: prefs.handling === 'strict',
+        switchableRoles: cache.switchableRoles,
+        roleSettings: [
+          ...(cache.roleSettings.get('authenticator') ?? []),
+          ...(cache.roleSettings.get(caller.role) ?? []),
+        ],
+      });
       try {
-        return await db.transaction(async (tx) => {
-          await applyContext(tx, {
-            schema,
-            extraSearchPath: config.api.extraSearchPath,
-            caller,
-            method,
-            path,
-            headers: req.headers,
-            readOnly,
-            timezone: prefs.timezone,
-            strict: prefs.handling === 'strict',
-            switchableRoles: cache.switchableRoles,
-            roleSettings: [
-              ...(cache.roleSettings.get('authenticator') ?? []),
-              ...(cache.roleSettings.get(caller.role) ?? []),
-            ],
-          });
-          const response = await fn(tx);
-          if (prefs.tx === 'rollback') throw new Rollback(response);
-          return response;
-        });
+        return await db.transaction(
+          async (tx) => {
+            const response = await fn(tx);
+            if (prefs.tx === 'rollback') throw new Rollback(response);
+            return response;
+          },
+          { readOnly, setup },
+        );
       } catch (err) {
         if (err instanceof Rollback) return err.response;
         throw err;

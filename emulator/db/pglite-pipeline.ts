@@ -1,0 +1,156 @@
+// PGlite transactions whose BEGIN, setup statement and first query go into PGlite in one call.
+import { parse, type PGlite, protocol, types, type ParserOptions } from '@electric-sql/pglite';
+import { statementName } from './statement-names.js';
+import type { Queryable, QueryResult, Statement, TransactionOptions } from './types.js';
+
+type Parsers = ParserOptions;
+
+export interface PipelineTarget {
+  pglite: PGlite;
+  /** The same session through the ordinary wrapper, for the queries after the first. */
+  plain: Queryable;
+  parsers: Parsers;
+}
+
+interface Sent extends Statement {
+  /** Prepared under this name (setup statements), see statement-names.ts. */
+  name?: string;
+}
+
+/** Named statements each PGlite session has prepared. */
+const preparedBy = new WeakMap<PGlite, Set<string>>();
+
+/** Parameters as text, converted as node-postgres converts them, so both backends read them alike. */
+function paramText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Runs statements in one call into PGlite (Parse/Bind/Describe/Execute each, one Sync), as a
+ * pipelining client would, and returns the last one's result. Each PGlite query otherwise costs
+ * six calls into WebAssembly, and BEGIN, setup and COMMIT one or more each.
+ */
+async function pipeline(target: PipelineTarget, statements: Sent[]): Promise<QueryResult<never>> {
+  const { serialize } = protocol;
+  let prepared = preparedBy.get(target.pglite);
+  if (!prepared) preparedBy.set(target.pglite, (prepared = new Set()));
+  const parsing: Array<string | undefined> = [];
+  const parts: Uint8Array[] = [];
+  for (const { sql, params, name } of statements) {
+    if (!name || !prepared.has(name)) {
+      parts.push(serialize.parse({ text: sql, name }));
+      parsing.push(name);
+    }
+    parts.push(
+      serialize.bind({ statement: name, values: params.map(paramText) }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+    );
+  }
+  parts.push(serialize.sync());
+  // execProtocolStream, as PGlite's own queries: it takes the output over from whatever a wire
+  // client's execProtocolRawStream left plugged in (execProtocol would not).
+  const messages = await target.pglite.execProtocolStream(Buffer.concat(parts), {
+    throwOnError: false,
+  });
+  // Parses are answered in order, so the k-th ParseComplete is the k-th Parse sent.
+  let parsed = 0;
+  for (const m of messages) {
+    if (m.name !== 'parseComplete') continue;
+    const name = parsing[parsed++];
+    if (name) prepared.add(name);
+  }
+  const failed = messages.find((m) => m.name === 'error');
+  if (failed) {
+    // A wire client may have run DEALLOCATE or DISCARD: prepare again next time.
+    if ((failed as { code?: string }).code === '26000') prepared.clear();
+    throw failed;
+  }
+  const results = parse.parseResults(messages, { ...types.parsers, ...target.parsers });
+  const last = results[results.length - 1]!;
+  const earlier = results.slice(0, -1).reduce((n, r) => Math.max(n, r.affectedRows ?? 0), 0);
+  return {
+    rows: last.rows as never[],
+    fields: last.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+    // parseResults counts rows cumulatively over the statements; the last one's are its own.
+    affectedRows: (last.affectedRows ?? 0) - earlier,
+  };
+}
+
+/** A bare Query message: pglite.exec costs three times as much for the same COMMIT. */
+async function command(pglite: PGlite, sql: 'commit' | 'rollback'): Promise<void> {
+  await pglite.execProtocolStream(protocol.serialize.query(sql));
+}
+
+const isMissingStatement = (err: unknown) => (err as { code?: string })?.code === '26000';
+
+/**
+ * A transaction whose BEGIN and setup wait for fn's first query and go with it in one call
+ * (pipeline()); later queries run one by one, in order. Runs under the session lock.
+ */
+export async function pipelinedTransaction<T>(
+  target: PipelineTarget,
+  fn: (tx: Queryable) => Promise<T>,
+  options: TransactionOptions,
+): Promise<T> {
+  const { pglite, plain } = target;
+  let opening: Sent[] | null = [
+    { sql: options.readOnly ? 'begin read only' : 'begin', params: [] },
+    ...(options.setup ? [{ ...options.setup, name: statementName(options.setup.sql) }] : []),
+  ];
+  let begun = false;
+  const take = () => {
+    const statements = opening;
+    opening = null;
+    if (statements) begun = true;
+    return statements;
+  };
+  const open = async (statements: Sent[]) => {
+    try {
+      return await pipeline(target, statements);
+    } catch (err) {
+      if (!isMissingStatement(err)) throw err;
+      // Our prepared setup was dropped by someone else: start over, preparing it again.
+      await command(pglite, 'rollback');
+      return pipeline(target, statements);
+    }
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  const inOrder = <R>(work: () => Promise<R>): Promise<R> => {
+    const run = queue.then(work);
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  const tx: Queryable = {
+    query: <R>(sql: string, params: unknown[] = []) =>
+      inOrder(async () => {
+        const statements = take();
+        if (!statements) return plain.query<R>(sql, params);
+        return open([...statements, { sql, params }]) as Promise<QueryResult<R>>;
+      }),
+    exec: (sql: string) =>
+      inOrder(async () => {
+        const statements = take();
+        if (statements) await open(statements);
+        await plain.exec(sql);
+      }),
+  };
+  try {
+    const result = await fn(tx);
+    await queue;
+    // Nothing was sent: the setup still runs, so its errors (an unknown role) surface as on Postgres.
+    const unsent = take();
+    if (unsent) await open(unsent);
+    if (begun) await command(pglite, 'commit');
+    return result;
+  } catch (err) {
+    await queue;
+    if (begun) await command(pglite, 'rollback').catch(() => undefined);
+    throw err;
+  }
+}
