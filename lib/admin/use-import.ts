@@ -167,40 +167,50 @@ const WATCH_EVERY_MS = 5_000;
 
 /**
  * One import, live: the row from REST, then every UPDATE of it from Realtime (members may read
- * imports; RLS decides who hears). The row is read again once the channel is joined (nothing
- * missed before) and when it ends (the final counts and errors from the table itself).
+ * imports; RLS decides who hears). The channel is joined while `listen` holds — from the moment
+ * the dialog opens, before the id exists — because a small file is imported within a second or
+ * two of the call, sooner than a channel joined afterwards would be ready. The row is read again
+ * once the channel is joined and when the import ends (final counts and errors from the table).
  */
-export function useImportLive(id: string | null) {
+export function useImportLive(id: string | null, listen: boolean) {
   const key = id ? importKey(id) : null;
   const query = useQuery<ImportView>(key, async () => ({
     data: await getImport(supabase, id!),
     error: null,
   }));
   const lastChange = useRef(Date.now());
+  const current = useRef(id);
+  useEffect(() => {
+    current.current = id;
+  }, [id]);
   const row = query.data ?? null;
 
   useEffect(() => {
-    if (!id || !key) return;
+    if (!listen) return;
     const channel = supabase
-      .channel(`admin-import-${id}-${Math.random().toString(36).slice(2)}`)
+      .channel(`admin-imports-${Math.random().toString(36).slice(2)}`)
       .on(
         'postgres_changes',
-        { event: 'UPDATE', schema: 'public', table: 'imports', filter: `id=eq.${id}` },
+        { event: 'UPDATE', schema: 'public', table: 'imports' },
         (payload) => {
-          lastChange.current = Date.now();
           const next = payload.new as ImportView;
-          void mutate<ImportView | null>(key, (old) => ({ ...(old ?? next), ...next }), {
-            revalidate: next.status === 'done' || next.status === 'failed',
-          });
+          // Other members' imports are heard too: only the one this dialog follows counts.
+          if (next.id !== current.current) return;
+          lastChange.current = Date.now();
+          void mutate<ImportView | null>(
+            importKey(next.id),
+            (old) => ({ ...(old ?? next), ...next }),
+            { revalidate: next.status === 'done' || next.status === 'failed' },
+          );
         },
       )
       .subscribe((state) => {
-        if (state === 'SUBSCRIBED') void mutate(key);
+        if (state === 'SUBSCRIBED' && current.current) void mutate(importKey(current.current));
       });
     return () => {
       void supabase.removeChannel(channel);
     };
-  }, [id, key]);
+  }, [listen]);
 
   const status = row?.status;
   useEffect(() => {

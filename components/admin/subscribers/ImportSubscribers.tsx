@@ -32,7 +32,7 @@ export function ImportSubscribers({
   const { state, start, retry, reset } = useStartImport();
   const importId =
     state.phase === 'started' || state.phase === 'error' ? (state.importId ?? null) : null;
-  const live = useImportLive(importId);
+  const live = useImportLive(importId, open || importId !== null);
 
   const ready = preview.status === 'ready' ? preview : null;
   useEffect(() => {
