@@ -15,6 +15,31 @@ import { renderCampaignHtml } from './campaign-render.ts';
 import { sendRate, takeSendSlot } from './send-rate.ts';
 import type { MailSettings } from './subscriber-mail.ts';
 
+/** Deadlock or serialization failure: Postgres rolled the whole transaction back, so it may run again. */
+const TRANSIENT_SQL_ERRORS = new Set(['40P01', '40001']);
+
+/**
+ * rpc() for the queue's own functions, run again (up to three times) when Postgres picked it as a
+ * deadlock victim: many runs lock claim, heartbeat and result rows at once, and a run that gave up
+ * there would leave its claimed rows waiting for the claim timeout.
+ */
+async function queueRpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const { data, error } = await adminClient().rpc(name, args);
+    if (!error) return data as T;
+    if (attempt < 3 && TRANSIENT_SQL_ERRORS.has(error.code ?? '')) {
+      console.warn(`rpc ${name}: ${error.message}; trying again`);
+      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
+      continue;
+    }
+    // As rpc() answers it: a catalogue error raised by the function, else internal.
+    const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
+    if (match) throw new AppError(match[1] as never, match[2] || undefined);
+    console.error(`rpc ${name} failed`, error);
+    throw new AppError('internal');
+  }
+}
+
 export const BATCH_SIZE = 100;
 export const MAX_ATTEMPTS = 3;
 
@@ -110,7 +135,7 @@ export async function runQueue(options: QueueOptions): Promise<QueueResult> {
     more: false,
   };
   await startDueCampaigns();
-  result.campaigns_finished += await rpc<number>('finish_idle_campaigns', {});
+  result.campaigns_finished += await queueRpc<number>('finish_idle_campaigns', {});
   const worker = new Worker(options, result, deadline, await loadMailSettings());
   while (Date.now() < deadline && !worker.abandoned) {
     if (result.sent + result.deferred + result.failed >= options.maxMessages) {
@@ -118,7 +143,7 @@ export async function runQueue(options: QueueOptions): Promise<QueueResult> {
       break;
     }
     const token = crypto.randomUUID();
-    const rows = await rpc<Delivery[]>('claim_delivery_batch', {
+    const rows = await queueRpc<Delivery[]>('claim_delivery_batch', {
       p_limit: BATCH_SIZE,
       p_claim_timeout: `${options.claimTimeoutSeconds} seconds`,
       p_claim_token: token,
@@ -128,7 +153,7 @@ export async function runQueue(options: QueueOptions): Promise<QueueResult> {
     await worker.sendBatch(rows, token);
   }
   if (!worker.abandoned)
-    result.campaigns_finished += await rpc<number>('finish_idle_campaigns', {});
+    result.campaigns_finished += await queueRpc<number>('finish_idle_campaigns', {});
   return result;
 }
 
@@ -173,7 +198,7 @@ class Worker {
     let lastBeat = Date.now();
     let beating: Promise<void> | null = null;
     const beat = async () => {
-      const renewed = await rpc<
+      const renewed = await queueRpc<
         { campaign_id: string; subscriber_id: string; campaign_status: string }[]
       >('renew_delivery_claims', { p_claim_token: token });
       held = new Set(renewed.map((r) => `${r.campaign_id}/${r.subscriber_id}`));
@@ -209,7 +234,8 @@ class Worker {
         : Math.min(this.options.concurrency, Math.max(1, Math.ceil(this.rate / 2)));
     await Promise.all(Array.from({ length: lanes }, lane));
     // Unsent rows (stopped campaign, time up) go back to the queue — unless we play dead.
-    if (!this.abandoned) await rpc<number>('release_delivery_claims', { p_claim_token: token });
+    if (!this.abandoned)
+      await queueRpc<number>('release_delivery_claims', { p_claim_token: token });
   }
 
   private async sendOne(row: Delivery, token: string, recipient?: Recipient): Promise<void> {
@@ -292,7 +318,7 @@ class Recorder {
     if (this.writing || this.pending.length === 0) return;
     this.writing = true;
     const group = this.pending.splice(0, BATCH_SIZE);
-    rpc<{ outcomes: Record<string, Outcome>; finished: string[] }>('record_deliveries', {
+    queueRpc<{ outcomes: Record<string, Outcome>; finished: string[] }>('record_deliveries', {
       p_results: group.map((g) => g.result),
       p_max_attempts: MAX_ATTEMPTS,
     })

@@ -32,7 +32,7 @@ function smtpTransport(): Transport {
     secure: (Deno.env.get('POSTBOX_SMTP_SECURE') ?? (port === 465 ? 'true' : 'false')) === 'true',
     auth: user ? { user, pass: Deno.env.get('POSTBOX_SMTP_PASSWORD') ?? '' } : undefined,
     pool: true,
-    maxConnections: Number(Deno.env.get('POSTBOX_SMTP_MAX_CONNECTIONS') ?? 8),
+    maxConnections: Number(Deno.env.get('POSTBOX_SMTP_MAX_CONNECTIONS') ?? 16),
     connectionTimeout: 10_000,
     socketTimeout: 20_000,
   });
