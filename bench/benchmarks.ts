@@ -2,6 +2,7 @@
 import { importBench } from './import.js';
 import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
+import { send } from './send.js';
 import { signup } from './signup.js';
 import { storageTransfer } from './storage-transfer.js';
 import type { Benchmark } from './types.js';
@@ -12,4 +13,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   storageTransfer,
   signup,
   importBench,
+  send,
 ];

@@ -100,6 +100,20 @@ const LAYOUTS: Record<string, Layout> = {
     deltas: [],
     goals: true,
   },
+  send: {
+    per: 'recipients',
+    columns: [
+      { side: 'process-queue', label: 'process-queue (total ms)' },
+      { side: 'plain SMTP client', label: 'plain SMTP client (total ms)' },
+    ],
+    throughput: [
+      { side: 'process-queue', label: 'process-queue msg/s' },
+      { side: 'plain SMTP client', label: 'sink capacity msg/s' },
+    ],
+    ratios: [],
+    deltas: [],
+    goals: true,
+  },
   'storage-transfer': {
     per: 'samples',
     columns: [

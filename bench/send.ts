@@ -1,0 +1,354 @@
+// Issue 5's benchmark: campaign send throughput through process-queue (several runs at once, as
+// pg_cron and send-campaign's kick start them) into an SMTP sink, beside the sink's own capacity
+// measured with a plain pooled SMTP client; the worker's peak memory; and how closely
+// POSTBOX_SEND_RATE is held.
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import nodemailer from 'nodemailer';
+import { startEmulator, type RunningEmulator } from '../emulator/index.js';
+import { functionPeakMb } from './import.js';
+import { startSink, type SinkStats, type SmtpSink } from './smtp-sink.js';
+import { summarize } from './stats.js';
+import type {
+  Backend,
+  Benchmark,
+  BenchOptions,
+  BenchResult,
+  GoalResult,
+  Measurement,
+} from './types.js';
+
+/** Goals (issue 5): unlimited, at least half the sink's capacity; limited, within 5 % of the setting. */
+const GOAL_CAPACITY_SHARE = 0.5;
+const GOAL_RATE_TOLERANCE = 0.05;
+/** The first seconds of a limited send are left out of its rate: Deno boots, pools connect. */
+const RATE_SETTLE_MS = 2000;
+/** Connections of the plain client: as many as process-queue's pool (POSTBOX_SMTP_MAX_CONNECTIONS). */
+const SMTP_CONNECTIONS = 16;
+/** The plain client sends at most this many messages: enough for a steady rate, and quicker. */
+const CAPACITY_MESSAGES = 20_000;
+
+/** A newsletter of ordinary length (about 2.5 kB of HTML), what every recipient gets. */
+const BODY_HTML = Array.from(
+  { length: 12 },
+  (_, i) =>
+    `<h2>Section ${i + 1}</h2><p>This week we shipped <strong>things</strong> worth reading about: ` +
+    `<a href="https://example.com/post/${i}">the full story</a>, plus notes from the team.</p>`,
+).join('\n');
+
+export interface SendOptions extends BenchOptions {
+  /** Campaign sizes sent with no rate limit (default: samples, and 100,000). */
+  sizes?: number[];
+  /** POSTBOX_SEND_RATE values to check, each sent for `rateSeconds`. */
+  rates?: number[];
+  rateSeconds?: number;
+  /** process-queue runs started at once (each continues itself at 500 messages). */
+  workers?: number;
+}
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+const numbers = (text: string | undefined) =>
+  text
+    ?.split(',')
+    .map(Number)
+    .filter((n) => n > 0);
+
+async function withEmulator<T>(
+  sink: SmtpSink,
+  sendRate: string,
+  body: (emu: RunningEmulator) => Promise<T>,
+): Promise<T> {
+  // The Deno process reads POSTBOX_* from the emulator's environment when it starts, which is at
+  // the first request: the setting must stay in place until the emulator stops.
+  const saved = process.env.POSTBOX_SEND_RATE;
+  process.env.POSTBOX_SEND_RATE = sendRate;
+  try {
+    const emu = await startEmulator({
+      memory: true,
+      port: 0,
+      dbPort: null,
+      mailWebPort: 0,
+      mailSmtpPort: 0,
+      functionsSmtp: { host: sink.host, port: sink.port },
+      projectDir: fileURLToPath(new URL('..', import.meta.url)),
+    });
+    try {
+      return await body(emu);
+    } finally {
+      await emu.stop();
+    }
+  } finally {
+    if (saved === undefined) delete process.env.POSTBOX_SEND_RATE;
+    else process.env.POSTBOX_SEND_RATE = saved;
+  }
+}
+
+/** A list of `count` confirmed subscribers and a campaign to it, started (deliveries queued). */
+async function startedCampaign(emu: RunningEmulator, tag: string, count: number): Promise<string> {
+  const slug = `${tag}-list`;
+  await emu.db.query(
+    `with l as (insert into public.lists (slug, name, optin) values ($1, $1, 'single') returning id),
+          s as (insert into public.subscribers (email)
+                select $2 || '-' || i || '@example.com' from generate_series(1, $3::int) i returning id)
+     insert into public.subscriptions (subscriber_id, list_id, status)
+     select s.id, l.id, 'confirmed' from s cross join l`,
+    [slug, tag, count],
+  );
+  const { rows } = await emu.db.query<{ id: string }>(
+    `insert into public.campaigns (name, subject, body_md) values ($1, 'Weekly news', '# News') returning id`,
+    [tag],
+  );
+  const id = rows[0]!.id;
+  await emu.db.query(
+    `insert into public.campaign_lists (campaign_id, list_id) select $1, id from public.lists where slug = $2`,
+    [id, slug],
+  );
+  await emu.db.query('select public.start_campaign_send($1, $2)', [id, BODY_HTML]);
+  return id;
+}
+
+async function processQueue(emu: RunningEmulator): Promise<void> {
+  const res = await fetch(`${emu.url}/functions/v1/process-queue`, {
+    method: 'POST',
+    headers: {
+      apikey: emu.keys.serviceRole,
+      Authorization: `Bearer ${emu.keys.serviceRole}`,
+      'Content-Type': 'application/json',
+    },
+    body: '{}',
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`process-queue answered ${res.status}: ${text}`);
+}
+
+export interface SendRun {
+  ms: number;
+  sink: SinkStats;
+  /** Deliveries by status when the campaign was done. */
+  deliveries: Record<string, number>;
+  /** Errors of the first runs, if any failed. */
+  failedRuns: string[];
+}
+
+/**
+ * Sends a campaign to `count` new subscribers: `workers` process-queue runs at once (they continue
+ * themselves; pg_cron adds one every 10 s), timed until the campaign is `sent`.
+ */
+export async function sendCampaign(
+  emu: RunningEmulator,
+  sink: SmtpSink,
+  count: number,
+  workers: number,
+): Promise<SendRun> {
+  const tag = `send-${randomBytes(3).toString('hex')}`;
+  const id = await startedCampaign(emu, tag, count);
+  await sink.stats({ reset: true });
+  const started = performance.now();
+  const timeoutMs = Math.max(120_000, count * 20);
+  // A run that fails is reported, not fatal: the others, their successors and pg_cron carry on.
+  const runs = Array.from({ length: workers }, () => processQueue(emu).then(() => null, errorText));
+  for (;;) {
+    const { rows } = await emu.db.query<{ status: string }>(
+      'select status from public.campaigns where id = $1',
+      [id],
+    );
+    if (rows[0]!.status === 'sent') break;
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`campaign of ${count} not sent after ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const ms = performance.now() - started;
+  const failedRuns = (await Promise.all(runs)).filter((e) => e !== null);
+  const got = await sink.stats({ reset: true, addresses: count <= 20_000 });
+  const { rows } = await emu.db.query<{ status: string; n: number }>(
+    'select status, count(*)::int as n from public.deliveries where campaign_id = $1 group by status',
+    [id],
+  );
+  const deliveries = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  if (deliveries.sent !== count || got.messages !== count || got.recipients !== count)
+    throw new Error(
+      `not exactly once: ${JSON.stringify(deliveries)}, sink ${got.messages} messages to ${got.recipients} addresses`,
+    );
+  if (got.duplicates) throw new Error(`${got.duplicates} recipients got more than one message`);
+  if (got.addresses?.some(([address]) => !address.startsWith(`${tag}-`)))
+    throw new Error('the sink received mail for someone outside the campaign');
+  return { ms, sink: { ...got, addresses: undefined }, deliveries, failedRuns };
+}
+
+/** The sink's capacity: a plain nodemailer pool sending ready-made messages of `size` bytes. */
+export async function sinkCapacity(
+  sink: SmtpSink,
+  count: number,
+  size: number,
+  connections: number,
+): Promise<{ ms: number; rate: number }> {
+  const transport = nodemailer.createTransport({
+    host: sink.host,
+    port: sink.port,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+    ignoreTLS: true,
+  });
+  const header = (i: number) =>
+    `From: news@example.com\r\nTo: cap-${i}@example.com\r\nSubject: Weekly news\r\n` +
+    `Message-ID: <cap-${i}@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\n`;
+  const filler = 'x'.repeat(75) + '\r\n';
+  const body = filler.repeat(Math.max(1, Math.ceil((size - header(0).length) / filler.length)));
+  await sink.stats({ reset: true });
+  let next = 0;
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: connections * 2 }, async () => {
+        for (let i = next++; i < count; i = next++)
+          await transport.sendMail({
+            envelope: { from: 'news@example.com', to: [`cap-${i}@example.com`] },
+            raw: header(i) + body,
+          });
+      }),
+    );
+  } finally {
+    transport.close();
+  }
+  const ms = performance.now() - started;
+  const stats = await sink.stats({ reset: true });
+  if (stats.messages !== count)
+    throw new Error(`the sink counted ${stats.messages} of ${count} messages`);
+  return { ms, rate: (count / ms) * 1000 };
+}
+
+/** Messages per second after the first RATE_SETTLE_MS, and the fullest and emptiest whole second. */
+export function heldRate(times: Float64Array): { rate: number; n: number; perSecond: number[] } {
+  const from = times[0]! + RATE_SETTLE_MS;
+  const kept = [...times].filter((t) => t >= from);
+  if (kept.length < 2) return { rate: NaN, n: kept.length, perSecond: [] };
+  const rate = ((kept.length - 1) / (kept[kept.length - 1]! - kept[0]!)) * 1000;
+  // Whole seconds only: the last one is partial.
+  const perSecond = new Array<number>(Math.floor((kept.at(-1)! - kept[0]!) / 1000)).fill(0);
+  for (const t of kept) {
+    const second = Math.floor((t - kept[0]!) / 1000);
+    if (second < perSecond.length) perSecond[second]! += 1;
+  }
+  return { rate, n: kept.length, perSecond };
+}
+
+function measurement(
+  caseName: string,
+  side: string,
+  ms: number | null,
+  throughput: number | null,
+  error: string | null = null,
+): Measurement {
+  return {
+    case: caseName,
+    side,
+    stats: ms === null ? null : summarize([ms]),
+    error: ms === null ? (error ?? 'not measured') : null,
+    throughput: throughput === null ? null : Math.round(throughput * 10) / 10,
+  };
+}
+
+export async function runSendBench(options: SendOptions): Promise<BenchResult> {
+  const sizes = options.sizes ??
+    numbers(process.env.BENCH_SEND_SIZES) ?? [options.samples, 100_000];
+  const rates = options.rates ?? numbers(process.env.BENCH_SEND_RATES) ?? [50, 200];
+  const rateSeconds = options.rateSeconds ?? Number(process.env.BENCH_SEND_RATE_SECONDS ?? 30);
+  const workers = options.workers ?? Number(process.env.BENCH_SEND_WORKERS ?? 4);
+  const measurements: Measurement[] = [];
+  const goals: GoalResult[] = [];
+  const notes: string[] = [];
+  let backend: Backend = process.env.DATABASE_URL ? 'postgres' : 'pglite';
+  const sink = await startSink();
+  try {
+    await withEmulator(sink, '0', async (emu) => {
+      backend = emu.db.kind;
+      options.log(`warm-up: 200 messages (Deno boots, the SMTP pool connects)`);
+      await sendCampaign(emu, sink, 200, workers);
+      for (const count of sizes) {
+        const label = `${count.toLocaleString('en-US')} recipients`;
+        options.log(`${label}: ${workers} process-queue runs at once, no rate limit`);
+        let run: SendRun;
+        try {
+          run = await sendCampaign(emu, sink, count, workers);
+        } catch (err) {
+          measurements.push(measurement(label, 'process-queue', null, null, errorText(err)));
+          continue;
+        }
+        const rate = (count / run.ms) * 1000;
+        measurements.push(measurement(label, 'process-queue', run.ms, rate));
+        for (const failure of run.failedRuns)
+          notes.push(`${label}: a first run failed: ${failure}`);
+        const size = Math.round(run.sink.bytes / run.sink.messages);
+        const capacityCount = Math.min(count, CAPACITY_MESSAGES);
+        options.log(`${label}: sink capacity, ${capacityCount} messages of ${size} bytes`);
+        try {
+          const capacity = await sinkCapacity(sink, capacityCount, size, SMTP_CONNECTIONS);
+          measurements.push(measurement(label, 'plain SMTP client', capacity.ms, capacity.rate));
+          const share = rate / capacity.rate;
+          goals.push({
+            goal: `${label}: at least ${GOAL_CAPACITY_SHARE * 100} % of the sink's capacity with no rate limit`,
+            met: share >= GOAL_CAPACITY_SHARE,
+            detail: `${(share * 100).toFixed(1)} % (${rate.toFixed(0)} vs ${capacity.rate.toFixed(0)} messages/s)`,
+          });
+        } catch (err) {
+          measurements.push(measurement(label, 'plain SMTP client', null, null, errorText(err)));
+        }
+        const peak = await functionPeakMb('process-queue');
+        notes.push(
+          `${label}: ${size} bytes a message; sink accepted first to last in ${((run.sink.times.at(-1)! - run.sink.times[0]!) / 1000).toFixed(1)} s; ` +
+            `process-queue Deno process peak RSS (VmHWM) ${peak ?? 'unknown'} MB so far.`,
+        );
+      }
+    });
+    for (const limit of rates) {
+      const label = `rate ${limit}/s`;
+      const count = Math.round(limit * rateSeconds);
+      options.log(`${label}: ${count} messages, POSTBOX_SEND_RATE=${limit}`);
+      try {
+        await withEmulator(sink, String(limit), async (emu) => {
+          await sendCampaign(emu, sink, Math.min(20, count), workers); // warm-up
+          const run = await sendCampaign(emu, sink, count, workers);
+          const held = heldRate(run.sink.times);
+          for (const failure of run.failedRuns)
+            notes.push(`${label}: a first run failed: ${failure}`);
+          measurements.push(measurement(label, 'process-queue', run.ms, held.rate));
+          const off = held.rate / limit - 1;
+          goals.push({
+            goal: `${label}: within ${GOAL_RATE_TOLERANCE * 100} % of the setting`,
+            met: Math.abs(off) <= GOAL_RATE_TOLERANCE,
+            detail: `${held.rate.toFixed(2)} messages/s (${off >= 0 ? '+' : ''}${(off * 100).toFixed(1)} %) over ${held.n} messages`,
+          });
+          const seconds = held.perSecond;
+          notes.push(
+            `${label}: ${count} messages in ${(run.ms / 1000).toFixed(1)} s; rate measured at the sink after the first ${RATE_SETTLE_MS / 1000} s; ` +
+              `whole seconds held ${seconds.length ? `${Math.min(...seconds)}–${Math.max(...seconds)}` : 'n/a'} messages; ` +
+              `process-queue peak RSS ${(await functionPeakMb('process-queue')) ?? 'unknown'} MB.`,
+          );
+        });
+      } catch (err) {
+        measurements.push(measurement(label, 'process-queue', null, null, errorText(err)));
+      }
+    }
+  } finally {
+    await sink.stop();
+  }
+  notes.push(
+    `process-queue: ${workers} runs started at once after start_campaign_send queued the deliveries; each stops at 500 messages and starts the next run itself, and the emulator's pg_cron adds one every 10 s. ` +
+      'Timed until the campaign is sent (every result recorded); every recipient checked to have got exactly one message at the sink.',
+    `plain SMTP client: nodemailer, pooled (${SMTP_CONNECTIONS} connections as process-queue's default pool, ${SMTP_CONNECTIONS * 2} messages in flight), ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine.`,
+    'Sink: a minimal SMTP server in a worker thread of the benchmark process that accepts and discards (MailDev, which parses and stores every message, manages far less and cannot be the sink for 100,000).',
+  );
+  return { backend, measurements, comparisons: [], goals, notes };
+}
+
+export const send: Benchmark = {
+  name: 'send',
+  description:
+    'Campaign send messages/s through process-queue beside the SMTP sink capacity, worker peak memory, send-rate accuracy',
+  // `samples` is the first campaign size (100,000 follows).
+  defaults: { samples: 10_000, warmup: 0 },
+  run: (options) => runSendBench(options),
+};
