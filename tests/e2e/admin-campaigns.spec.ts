@@ -154,6 +154,18 @@ test('campaigns by status, a status change arriving live, new draft and delete',
   await expect(row(page, newId)).toHaveCount(0);
   expect(await rest('GET', `campaigns?id=eq.${newId}&select=id`)).toEqual([]);
 
+  // The dashboard's recent campaigns lead to the report of the cancelled one.
+  await page.goto('/admin/');
+  const recent = page.getByRole('list', { name: 'Recent campaigns' });
+  await expect(recent.getByRole('link', { name: draftName })).toHaveAttribute(
+    'href',
+    `/admin/campaigns/report/?id=${draftId}`,
+  );
+  await expect(recent.getByRole('listitem').filter({ hasText: draftName })).toContainText(
+    'Cancelled',
+  );
+  await screenshotsAtBothWidths(page, 'dashboard-recent-campaigns');
+
   await page.goto('/admin/campaigns/');
   await expect(row(page, draftId)).toBeVisible();
   await expectNoAxeViolations(page, 'campaigns list');
@@ -273,7 +285,7 @@ test('a report with failed deliveries; an admin retries them and they are sent',
     const engagement = page.getByLabel('Engagement', { exact: true });
     await expect(tile(engagement, 'Opened')).toContainText('2 opens');
     await expect(tile(engagement, 'Machine opens')).toContainText('1');
-    await expect(tile(engagement, 'Clicked')).toContainText('1 clicks');
+    await expect(tile(engagement, 'Clicked')).toContainText('1 click');
     await expect(page.getByText('Opens and clicks are not tracked.')).toHaveCount(0);
     await expectNoAxeViolations(page, 'report with tracking');
     await screenshotsAtBothWidths(page, 'campaign-report-tracked');

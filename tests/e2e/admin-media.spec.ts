@@ -86,6 +86,10 @@ test('an admin uploads an image, copies its URL and deletes it', async ({ page, 
 
   await expectNoAxeViolations(page, 'media with an image');
   await screenshotsAtBothWidths(page, 'media');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expectNoAxeViolations(page, 'media in dark mode');
+  await screenshotsAtBothWidths(page, 'media-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await card.getByRole('button', { name: `Delete ${base}.png` }).click();
   const dialog = page.getByRole('dialog', { name: `Delete ${base}.png?` });

@@ -58,7 +58,7 @@ export function ReportFigures({
       {
         label: 'Opened',
         value: r.unique_opens,
-        hint: `${percent(r.unique_opens, r.sent)} of sent · ${formatCount(r.opens)} opens`,
+        hint: `${percent(r.unique_opens, r.sent)} of sent · ${formatCount(r.opens)} ${r.opens === 1 ? 'open' : 'opens'}`,
         tone: 'brand',
       },
       {
@@ -73,7 +73,7 @@ export function ReportFigures({
     engagement.push({
       label: 'Clicked',
       value: r.unique_clicks,
-      hint: `${percent(r.unique_clicks, r.sent)} of sent · ${formatCount(r.clicks)} clicks`,
+      hint: `${percent(r.unique_clicks, r.sent)} of sent · ${formatCount(r.clicks)} ${r.clicks === 1 ? 'click' : 'clicks'}`,
       tone: 'success',
     });
   }
