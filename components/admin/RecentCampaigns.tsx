@@ -49,7 +49,7 @@ export function RecentCampaigns() {
               </Link>
               <CampaignStatusBadge status={c.status} />
               <span className={styles.meta}>
-                {c.status === 'draft' || c.status === 'scheduled' ? null : (
+                {c.status === 'draft' || c.status === 'scheduled' || c.recipients === 0 ? null : (
                   <span>
                     {formatCount(c.sent)} of {formatCount(c.recipients)} sent
                   </span>
