@@ -1,7 +1,7 @@
 // The subscription rules (SPEC §4) when many rows change in one statement, as an import's batches
 // do: the statement-level triggers write every transition's events in order, keep the waitlist
 // referral counters exact, refuse a blocklisted subscriber for the whole statement and announce a
-// waitlist list once.
+// waitlist list once; the normalising trigger still fixes the rows that need it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { sql, startFunctionsEmulator } from '../functions/kit';
@@ -163,6 +163,28 @@ describe('subscription changes applied per statement', () => {
       [referrer, lists['newsletter']],
     );
     expect(await referrals(referrer!, lists['newsletter']!)).toBe(2);
+  });
+
+  it('still normalises addresses and names that need it, on insert and update', async () => {
+    const tag = Date.now().toString(36);
+    const [row] = await sql<{ id: string; email: string; name: string }>(
+      emu,
+      `insert into public.subscribers (email, name) values ($1, $2) returning id, email, name`,
+      [`  Mixed-${tag}@Example.COM `, '  Pat  '],
+    );
+    expect(row).toMatchObject({ email: `mixed-${tag}@example.com`, name: 'Pat' });
+    const [nameless] = await sql<{ name: string }>(
+      emu,
+      `insert into public.subscribers (email, name) values ($1, null) returning name`,
+      [`nameless-${tag}@example.com`],
+    );
+    expect(nameless!.name).toBe('');
+    const [updated] = await sql<{ email: string; name: string }>(
+      emu,
+      `update public.subscribers set email = $2, name = ' Sam ' where id = $1 returning email, name`,
+      [row!.id, ` UPPER-${tag}@EXAMPLE.COM`],
+    );
+    expect(updated).toEqual({ email: `upper-${tag}@example.com`, name: 'Sam' });
   });
 
   it('announces a waitlist list once for a statement that changes many of its rows', async () => {
