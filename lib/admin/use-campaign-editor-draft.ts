@@ -133,7 +133,8 @@ export function useCampaignDraft(
     [editable, schedule],
   );
 
-  // Leaving with unsaved changes asks first; a pending timer is not left running after unmount.
+  // Closing the tab with unsaved changes asks first; leaving through the admin's own links
+  // (the page unmounts) saves at once instead of dropping the pending autosave.
   useEffect(() => {
     const warn = (event: BeforeUnloadEvent) => {
       if (isDirty()) event.preventDefault();
@@ -142,8 +143,9 @@ export function useCampaignDraft(
     return () => {
       window.removeEventListener('beforeunload', warn);
       clearTimeout(timer.current);
+      if (editable && isDirty()) void save();
     };
-  }, [isDirty]);
+  }, [isDirty, save, editable]);
 
   return {
     form,
