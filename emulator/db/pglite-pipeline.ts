@@ -1,14 +1,15 @@
 // PGlite transactions whose BEGIN, setup statement and first query go into PGlite in one call.
-import { parse, type PGlite, protocol, types, type ParserOptions } from '@electric-sql/pglite';
+import { parse, type PGlite, protocol } from '@electric-sql/pglite';
 import { statementName } from './statement-names.js';
 import type { Queryable, QueryResult, Statement, TransactionOptions } from './types.js';
 
-type Parsers = ParserOptions;
+type Parsers = Parameters<typeof parse.parseResults>[1];
 
 export interface PipelineTarget {
   pglite: PGlite;
   /** The same session through the ordinary wrapper, for the queries after the first. */
   plain: Queryable;
+  /** PGlite's default parsers with the session's own on top, as its queries use them. */
   parsers: Parsers;
 }
 
@@ -54,9 +55,12 @@ async function pipeline(target: PipelineTarget, statements: Sent[]): Promise<Que
   }
   parts.push(serialize.sync());
   // execProtocolStream, as PGlite's own queries: it takes the output over from whatever a wire
-  // client's execProtocolRawStream left plugged in (execProtocol would not).
+  // client's execProtocolRawStream left plugged in (execProtocol would not). The transaction is
+  // still open afterwards, so syncing the file system waits for its COMMIT, as in PGlite's own
+  // transactions.
   const messages = await target.pglite.execProtocolStream(Buffer.concat(parts), {
     throwOnError: false,
+    syncToFs: false,
   });
   // Parses are answered in order, so the k-th ParseComplete is the k-th Parse sent.
   let parsed = 0;
@@ -71,7 +75,7 @@ async function pipeline(target: PipelineTarget, statements: Sent[]): Promise<Que
     if ((failed as { code?: string }).code === '26000') prepared.clear();
     throw failed;
   }
-  const results = parse.parseResults(messages, { ...types.parsers, ...target.parsers });
+  const results = parse.parseResults(messages, target.parsers);
   const last = results[results.length - 1]!;
   const earlier = results.slice(0, -1).reduce((n, r) => Math.max(n, r.affectedRows ?? 0), 0);
   return {

@@ -1,5 +1,5 @@
 // Embedded Postgres (PGlite, WebAssembly) with the contrib extensions Postbox's migrations use.
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { citext } from '@electric-sql/pglite/contrib/citext';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto';
@@ -60,6 +60,11 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDb>
   });
   const lock = new SessionLock();
   const base = wrap(pglite, lock);
+  const pipelineTarget = {
+    pglite,
+    plain: wrap(pglite),
+    parsers: { ...types.parsers, ...parsers },
+  };
   // One LISTEN per channel in the session, fanned out to every subscriber.
   const listeners = new Map<string, Set<(payload: string) => void>>();
   const unlistens = new Map<string, () => Promise<void>>();
@@ -76,7 +81,7 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteDb>
     transaction: (fn, options) =>
       lock.run(() =>
         options?.setup || options?.readOnly
-          ? pipelinedTransaction({ pglite, plain: wrap(pglite), parsers }, fn, options)
+          ? pipelinedTransaction(pipelineTarget, fn, options)
           : pglite.transaction((tx) => fn(wrap(tx))),
       ),
     async listen(channel, onNotify) {
