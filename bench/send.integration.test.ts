@@ -2,8 +2,8 @@
 // run measures every side, with every recipient delivered exactly once (no timing is asserted).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { heldRate, runSendBench, sinkCapacity } from './send.js';
-import { startSink, type SmtpSink } from './smtp-sink.js';
+import { runSendBench } from './send.js';
+import { heldRate, sinkCapacity, startSink, type SmtpSink } from './smtp-sink.js';
 
 let sink: SmtpSink;
 beforeAll(async () => {

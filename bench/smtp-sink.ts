@@ -1,6 +1,9 @@
 // A minimal SMTP sink for the send benchmark: accepts and discards every message in a worker thread
-// (so its work never queues behind the emulator's event loop) and counts messages per recipient.
+// (so its work never queues behind the emulator's event loop) and counts messages per recipient;
+// its capacity with a plain pooled client, and the rate held over its acceptance times.
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import nodemailer from 'nodemailer';
 
 export interface SinkStats {
   messages: number;
@@ -53,4 +56,65 @@ export async function startSink(host = '127.0.0.1'): Promise<SmtpSink> {
       await worker.terminate();
     },
   };
+}
+
+/** The first seconds of a limited send are left out of its rate: Deno boots, pools connect. */
+export const RATE_SETTLE_MS = 2000;
+
+/** The sink's capacity: a plain nodemailer pool sending ready-made messages of `size` bytes. */
+export async function sinkCapacity(
+  sink: SmtpSink,
+  count: number,
+  size: number,
+  connections: number,
+): Promise<{ ms: number; rate: number }> {
+  const transport = nodemailer.createTransport({
+    host: sink.host,
+    port: sink.port,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+    ignoreTLS: true,
+  });
+  const header = (i: number) =>
+    `From: news@example.com\r\nTo: cap-${i}@example.com\r\nSubject: Weekly news\r\n` +
+    `Message-ID: <cap-${i}@example.com>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\n`;
+  const filler = 'x'.repeat(75) + '\r\n';
+  const body = filler.repeat(Math.max(1, Math.ceil((size - header(0).length) / filler.length)));
+  await sink.stats({ reset: true });
+  let next = 0;
+  const started = performance.now();
+  try {
+    await Promise.all(
+      Array.from({ length: connections * 2 }, async () => {
+        for (let i = next++; i < count; i = next++)
+          await transport.sendMail({
+            envelope: { from: 'news@example.com', to: [`cap-${i}@example.com`] },
+            raw: header(i) + body,
+          });
+      }),
+    );
+  } finally {
+    transport.close();
+  }
+  const ms = performance.now() - started;
+  const stats = await sink.stats({ reset: true });
+  if (stats.messages !== count)
+    throw new Error(`the sink counted ${stats.messages} of ${count} messages`);
+  return { ms, rate: (count / ms) * 1000 };
+}
+
+/** Messages per second after the first RATE_SETTLE_MS, and the fullest and emptiest whole second. */
+export function heldRate(times: Float64Array): { rate: number; n: number; perSecond: number[] } {
+  const from = times[0]! + RATE_SETTLE_MS;
+  const kept = [...times].filter((t) => t >= from);
+  if (kept.length < 2) return { rate: NaN, n: kept.length, perSecond: [] };
+  const rate = ((kept.length - 1) / (kept[kept.length - 1]! - kept[0]!)) * 1000;
+  // Whole seconds only: the last one is partial.
+  const perSecond = new Array<number>(Math.floor((kept.at(-1)! - kept[0]!) / 1000)).fill(0);
+  for (const t of kept) {
+    const second = Math.floor((t - kept[0]!) / 1000);
+    if (second < perSecond.length) perSecond[second]! += 1;
+  }
+  return { rate, n: kept.length, perSecond };
 }

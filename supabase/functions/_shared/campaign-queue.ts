@@ -13,35 +13,11 @@ import {
 } from './campaign-mail.ts';
 import { renderCampaignHtml } from './campaign-render.ts';
 import { sendRate, takeSendSlot } from './send-rate.ts';
+import { queueRpc, recorder, type Outcome } from './delivery-results.ts';
 import type { MailSettings } from './subscriber-mail.ts';
 
-/** Deadlock or serialization failure: Postgres rolled the whole transaction back, so it may run again. */
-const TRANSIENT_SQL_ERRORS = new Set(['40P01', '40001']);
-
-/**
- * rpc() for the queue's own functions, run again (up to three times) when Postgres picked it as a
- * deadlock victim: many runs lock claim, heartbeat and result rows at once, and a run that gave up
- * there would leave its claimed rows waiting for the claim timeout.
- */
-async function queueRpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const { data, error } = await adminClient().rpc(name, args);
-    if (!error) return data as T;
-    if (attempt < 3 && TRANSIENT_SQL_ERRORS.has(error.code ?? '')) {
-      console.warn(`rpc ${name}: ${error.message}; trying again`);
-      await new Promise((resolve) => setTimeout(resolve, 25 * attempt));
-      continue;
-    }
-    // As rpc() answers it: a catalogue error raised by the function, else internal.
-    const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
-    if (match) throw new AppError(match[1] as never, match[2] || undefined);
-    console.error(`rpc ${name} failed`, error);
-    throw new AppError('internal');
-  }
-}
-
+export { MAX_ATTEMPTS } from './delivery-results.ts';
 export const BATCH_SIZE = 100;
-export const MAX_ATTEMPTS = 3;
 
 export interface QueueOptions {
   /** Stop claiming and sending after this long (the function answers within it). */
@@ -276,71 +252,3 @@ class Worker {
     if (recorded.finished) this.result.campaigns_finished += 1;
   }
 }
-
-type Outcome = 'sent' | 'deferred' | 'failed';
-
-interface DeliveryResult {
-  campaign_id: string;
-  subscriber_id: string;
-  claim_token: string;
-  outcome: Outcome;
-  message_id: string | null;
-  error: string | null;
-  /** When the mail server accepted it (the group is written a moment later). */
-  sent_at: string | null;
-}
-
-/** What became of one result: its outcome (null: the row had been reclaimed), and whether it finished its campaign. */
-interface Recorded {
-  outcome: Outcome | null;
-  finished: boolean;
-}
-
-/**
- * Writes results with record_deliveries, in groups, for every run in this process: the first result
- * is written at once, and whatever finishes while a write is under way goes in the next one. A busy
- * process thus makes one round trip (and takes each campaign row lock once) per group instead of per
- * message, and its runs never queue behind each other for that lock.
- */
-class Recorder {
-  private pending: { result: DeliveryResult; done: (recorded: Recorded | Error) => void }[] = [];
-  private writing = false;
-
-  /** Resolves once the result is written (rejects with the write's error). */
-  record(result: DeliveryResult): Promise<Recorded> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ result, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
-      this.write();
-    });
-  }
-
-  private write(): void {
-    if (this.writing || this.pending.length === 0) return;
-    this.writing = true;
-    const group = this.pending.splice(0, BATCH_SIZE);
-    queueRpc<{ outcomes: Record<string, Outcome>; finished: string[] }>('record_deliveries', {
-      p_results: group.map((g) => g.result),
-      p_max_attempts: MAX_ATTEMPTS,
-    })
-      .then(({ outcomes, finished }) => {
-        const unfinished = new Set(finished);
-        for (const { result, done } of group) {
-          // A campaign finished by this group is counted once, by the first of its results here.
-          done({
-            outcome: outcomes[`${result.campaign_id}/${result.subscriber_id}`] ?? null,
-            finished: unfinished.delete(result.campaign_id),
-          });
-        }
-      })
-      .catch((error) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        for (const g of group) g.done(failure);
-      })
-      .finally(() => {
-        this.writing = false;
-        this.write();
-      });
-  }
-}
-
-const recorder = new Recorder();
