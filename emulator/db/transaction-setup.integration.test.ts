@@ -1,0 +1,110 @@
+// Db.transaction's setup statement and readOnly, which REST sends with its first query, on either backend.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../index.js';
+import type { Db } from './types.js';
+
+const SETUP = {
+  sql: "select set_config('request.path', $1, true), set_config('role', $2, true)",
+  params: ['/things', 'anon'],
+};
+
+describe('Db.transaction with setup', () => {
+  let emu: RunningEmulator;
+  let db: Db;
+
+  beforeAll(async () => {
+    emu = await startEmulator({
+      memory: true,
+      port: 0,
+      dbPort: null,
+      mailWebPort: 0,
+      mailSmtpPort: 0,
+    });
+    db = emu.db;
+    await db.exec(
+      'create table public.setup_things (id int primary key); grant select, insert on public.setup_things to anon',
+    );
+  });
+  afterAll(() => emu?.stop());
+
+  it('runs the setup before the first query, within the transaction', async () => {
+    const rows = await db.transaction(
+      async (tx) => {
+        const first = await tx.query<{ path: string; role: string }>(
+          "select current_setting('request.path') as path, current_user::text as role",
+        );
+        const second = await tx.query<{ path: string }>(
+          "select current_setting('request.path') as path",
+        );
+        return [...first.rows, ...second.rows];
+      },
+      { setup: SETUP },
+    );
+    expect(rows).toEqual([{ path: '/things', role: 'anon' }, { path: '/things' }]);
+    // Transaction-local: gone afterwards.
+    const after = await db.query<{ path: string | null }>(
+      "select current_setting('request.path', true) as path",
+    );
+    expect(after.rows[0]?.path ?? '').toBe('');
+  });
+
+  it('counts the rows the first query wrote, and commits them', async () => {
+    const affected = await db.transaction(
+      async (tx) =>
+        (await tx.query('insert into public.setup_things values (1), (2)')).affectedRows,
+      { setup: SETUP },
+    );
+    expect(affected).toBe(2);
+    const { rows } = await db.query<{ n: number }>(
+      'select count(*)::int as n from public.setup_things',
+    );
+    expect(rows[0]?.n).toBe(2);
+  });
+
+  it("reports the setup's error, not the aborted transaction's, and rolls back", async () => {
+    const failing = { sql: "select set_config('role', $1, true)", params: ['no_such_role'] };
+    await expect(
+      db.transaction((tx) => tx.query('insert into public.setup_things values (3)'), {
+        setup: failing,
+      }),
+    ).rejects.toMatchObject({ code: '22023' });
+    // Also when fn sends nothing at all.
+    await expect(db.transaction(async () => 'done', { setup: failing })).rejects.toMatchObject({
+      code: '22023',
+    });
+    const { rows } = await db.query<{ n: number }>(
+      'select count(*)::int as n from public.setup_things where id = 3',
+    );
+    expect(rows[0]?.n).toBe(0);
+  });
+
+  it('opens read-only transactions with readOnly', async () => {
+    await expect(
+      db.transaction((tx) => tx.query('insert into public.setup_things values (4)'), {
+        readOnly: true,
+        setup: SETUP,
+      }),
+    ).rejects.toMatchObject({ code: '25006' });
+    const read = await db.transaction(
+      async (tx) => (await tx.query('select id from public.setup_things order by id')).rows,
+      { readOnly: true, setup: SETUP },
+    );
+    expect(read).toEqual([{ id: 1 }, { id: 2 }]);
+  });
+
+  // PGlite's one session is shared with wire clients, which may DEALLOCATE or DISCARD; a native
+  // pool's connections are the emulator's own, and nothing it sends drops prepared statements.
+  it('prepares the setup again after PGlite dropped its prepared statements', async (ctx) => {
+    if (db.kind !== 'pglite') ctx.skip();
+    const path = async () =>
+      db.transaction(
+        async (tx) =>
+          (await tx.query<{ path: string }>("select current_setting('request.path') as path"))
+            .rows[0]?.path,
+        { setup: SETUP },
+      );
+    expect(await path()).toBe('/things');
+    await db.exec('deallocate all');
+    expect(await path()).toBe('/things');
+  });
+});
