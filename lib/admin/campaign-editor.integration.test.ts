@@ -13,14 +13,9 @@ import {
 } from '../../tests/functions/kit';
 import type { Database } from '../database.types';
 import type { Role } from '../roles';
-import {
-  createDraft,
-  loadCampaign,
-  recipientCount,
-  saveCampaign,
-  saveCampaignLists,
-} from './campaign-editor';
+import { loadCampaign, recipientCount, saveCampaign, saveCampaignLists } from './campaign-editor';
 import { formFromCampaign } from './campaign-editor-form';
+import { createDraft } from './campaigns';
 
 type Client = SupabaseClient<Database>;
 let emu: RunningEmulator;

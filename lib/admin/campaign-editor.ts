@@ -1,4 +1,4 @@
-// Reads and writes of the campaign editor: one campaign with its lists, a new draft, content and
+// Reads and writes of the campaign editor: one campaign with its lists, content and
 // list saves (drafts only, as RLS and the grants allow), the recipient count, and the actions of
 // send-campaign. They take the client so hooks pass the browser's and tests a member's.
 import type { SupabaseClient } from '@supabase/supabase-js';
@@ -14,7 +14,6 @@ import type { SupabaseResult } from '../use-query';
 import {
   campaignValues,
   campaignWriteError,
-  NEW_CAMPAIGN_NAME,
   type CampaignField,
   type CampaignForm,
   type CampaignRow,
@@ -47,17 +46,6 @@ export async function loadCampaign(
     data: { campaign: campaign.data, listIds: (lists.data ?? []).map((r) => r.list_id) },
     error: null,
   };
-}
-
-/** A new, empty draft (editors and up); answers its id. */
-export async function createDraft(client: Client): Promise<WriteResult<{ id: string }>> {
-  const { data, error } = await client
-    .from('campaigns')
-    .insert({ name: NEW_CAMPAIGN_NAME })
-    .select('id')
-    .single();
-  if (error) return { ok: false, ...campaignWriteError(error) };
-  return { ok: true, id: data.id };
 }
 
 const NOT_A_DRAFT: FieldError = {

@@ -3,6 +3,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../database.types';
 import type { SupabaseResult } from '../use-query';
+import { NEW_CAMPAIGN_NAME } from './campaign-editor-form';
 
 type Client = SupabaseClient<Database>;
 
@@ -124,7 +125,7 @@ export async function listCampaigns(
 /** A new draft named "Untitled campaign" (editors and up); answers its id. */
 export async function createDraft(
   client: Client,
-  name = 'Untitled campaign',
+  name = NEW_CAMPAIGN_NAME,
 ): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
   const { data, error } = await client.from('campaigns').insert({ name }).select('id').single();
   if (error) {

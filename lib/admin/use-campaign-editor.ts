@@ -1,11 +1,10 @@
 // Hooks of the campaign editor: the campaign kept live through Realtime (status and counters move
-// while it sends), a new draft, and send-campaign's actions, each refreshing what they change.
+// while it sends) and send-campaign's actions, each refreshing what they change.
 import { useCallback, useEffect } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
 import {
-  createDraft,
   loadCampaign,
   runCampaignAction,
   sendTest,
@@ -68,14 +67,6 @@ export function useCampaign(id: string | null) {
     };
   }, [id]);
   return query;
-}
-
-export function useCreateDraft() {
-  return useCallback(async () => {
-    const result = await createDraft(supabase);
-    if (result.ok) await revalidateCampaignLists().catch(() => undefined);
-    return result;
-  }, []);
 }
 
 export function useCampaignActions(id: string) {

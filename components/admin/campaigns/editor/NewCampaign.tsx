@@ -3,14 +3,14 @@
 import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState } from 'react';
-import { useCreateDraft } from '../../../../lib/admin/use-campaign-editor';
+import { useCampaignWrites } from '../../../../lib/admin/use-campaigns';
 import { buttonClass, EmptyState, ErrorState, LoadingState } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
 
 export function NewCampaign() {
   const router = useRouter();
   const { can } = useAdmin();
-  const create = useCreateDraft();
+  const { create } = useCampaignWrites();
   const allowed = can('write-campaigns');
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
