@@ -83,7 +83,7 @@ function Totals() {
                   <th scope="row" className={tableStyles.full}>
                     {list.name}
                   </th>
-                  <ListCountCells counts={list.counts} />
+                  <ListCountCells list={list} />
                 </tr>
               ))}
             </tbody>

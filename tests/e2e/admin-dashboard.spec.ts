@@ -81,6 +81,21 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
+test('a count on the dashboard opens the subscribers of that list in that state', async ({
+  page,
+}) => {
+  const viewer = await createTeamUser('viewer');
+  await signInWithPassword(page, viewer);
+  await page.getByRole('link', { name: /confirmed in The newsletter$/ }).click();
+  await expect(page).toHaveURL(/\/admin\/subscribers\/\?list=newsletter&subscription=confirmed$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Subscribers' })).toBeVisible();
+  // The filters show what the link asked for.
+  const filters = page.getByRole('search', { name: 'Filter subscribers' });
+  await expect(filters.getByLabel('List')).toHaveValue(/.+/);
+  await expect(filters.getByLabel('List').locator('option:checked')).toHaveText('The newsletter');
+  await expect(filters.getByLabel('Subscription')).toHaveValue('confirmed');
+});
+
 test('the dashboard shows a failed read with a working Retry', async ({ page }) => {
   const viewer = await createTeamUser('viewer');
   await signInWithPassword(page, viewer);

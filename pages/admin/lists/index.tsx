@@ -68,7 +68,7 @@ function ListsTable({
                 {list.waitlist ? <Badge tone="brand">Waitlist</Badge> : null}
               </span>
             </td>
-            <ListCountCells counts={list.counts} />
+            <ListCountCells list={list} />
             {canWrite ? (
               <td className={`${tableStyles.actions} ${tableStyles.full}`}>
                 <span className={styles.rowActions}>
