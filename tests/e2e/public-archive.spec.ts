@@ -317,6 +317,8 @@ test.describe('public archive', () => {
         'href',
         `/archive/issue/?slug=paging-${tag}-23`,
       );
+      await expectNoAxeViolations(page, 'home with latest issues');
+      await screenshotsAtBothWidths(page, 'home-latest', 'archive');
       await latest.getByRole('link', { name: 'All issues' }).click();
       await expect(page).toHaveURL('/archive/');
       await page.goto('/');
