@@ -8,6 +8,7 @@ import type { RunningEmulator } from '../../emulator/index';
 import {
   clientFor,
   createSubscriber,
+  signedInClient,
   sql,
   startFunctionsEmulator,
 } from '../../tests/functions/kit';
@@ -23,32 +24,10 @@ const as: Partial<Record<Role | 'stranger' | 'anon', Client>> = {};
 const tag = randomUUID().slice(0, 8);
 const lists: Record<'a' | 'b' | 'c', string> = { a: '', b: '', c: '' };
 
-async function signedIn(role: Role | 'stranger'): Promise<Client> {
-  const service = clientFor(emu, 'service');
-  const email = `${role}-${tag}@example.com`;
-  const password = `pw-${randomUUID()}`;
-  const { data, error } = await service.auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  });
-  if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
-  if (role !== 'stranger') {
-    await sql(emu, 'insert into public.members (user_id, email, role) values ($1, $2, $3)', [
-      data.user.id,
-      email,
-      role,
-    ]);
-  }
-  const client = clientFor(emu, 'publishable') as unknown as Client;
-  const signIn = await client.auth.signInWithPassword({ email, password });
-  if (signIn.error) throw new Error(`signIn: ${signIn.error.message}`);
-  return client;
-}
-
 beforeAll(async () => {
   emu = await startFunctionsEmulator();
-  for (const role of ['viewer', 'editor', 'stranger'] as const) as[role] = await signedIn(role);
+  for (const role of ['viewer', 'editor', 'stranger'] as const)
+    as[role] = (await signedInClient(emu, role === 'stranger' ? null : role)) as unknown as Client;
   as.anon = clientFor(emu, 'publishable') as unknown as Client;
   for (const key of ['a', 'b', 'c'] as const) {
     const [row] = await sql<{ id: string }>(

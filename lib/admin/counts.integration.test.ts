@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { clientFor, sql, startFunctionsEmulator } from '../../tests/functions/kit';
+import { clientFor, signedInClient, sql, startFunctionsEmulator } from '../../tests/functions/kit';
 import type { Database } from '../database.types';
 import type { Role } from '../roles';
 import { EMPTY_LIST_FORM } from './list-form';
@@ -15,32 +15,10 @@ let emu: RunningEmulator;
 const as: Partial<Record<Role | 'stranger', Client>> = {};
 const tag = randomUUID().slice(0, 8);
 
-async function signedIn(role: Role | 'stranger'): Promise<Client> {
-  const service = clientFor(emu, 'service');
-  const email = `${role}-${tag}@example.com`;
-  const password = `pw-${randomUUID()}`;
-  const { data, error } = await service.auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  });
-  if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
-  if (role !== 'stranger') {
-    await sql(emu, 'insert into public.members (user_id, email, role) values ($1, $2, $3)', [
-      data.user.id,
-      email,
-      role,
-    ]);
-  }
-  const client = clientFor(emu, 'publishable') as unknown as Client;
-  const signIn = await client.auth.signInWithPassword({ email, password });
-  if (signIn.error) throw new Error(`signIn: ${signIn.error.message}`);
-  return client;
-}
-
 beforeAll(async () => {
   emu = await startFunctionsEmulator();
-  for (const role of ['viewer', 'admin', 'stranger'] as const) as[role] = await signedIn(role);
+  for (const role of ['viewer', 'admin', 'stranger'] as const)
+    as[role] = (await signedInClient(emu, role === 'stranger' ? null : role)) as unknown as Client;
   // Three signups 0, 2 and 40 days ago on a list of this run, one of them blocklisted.
   await sql(
     emu,

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
-import { clientFor, sql, startFunctionsEmulator } from '../../tests/functions/kit';
+import { signedInClient, sql, startFunctionsEmulator } from '../../tests/functions/kit';
 import type { Role } from '../roles';
 import {
   deleteSubscriber,
@@ -21,34 +21,14 @@ const as: Partial<Record<Role, SupabaseClient>> = {};
 const tag = randomUUID().slice(0, 8);
 let listId = '';
 
-async function member(role: Role): Promise<SupabaseClient> {
-  const service = clientFor(emu, 'service');
-  const email = `${role}-${tag}@example.com`;
-  const password = `pw-${randomUUID()}`;
-  const { data, error } = await service.auth.admin.createUser({
-    email,
-    password,
-    email_confirm: true,
-  });
-  if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
-  await sql(emu, 'insert into public.members (user_id, email, role) values ($1, $2, $3)', [
-    data.user.id,
-    email,
-    role,
-  ]);
-  const client = clientFor(emu, 'publishable');
-  const signIn = await client.auth.signInWithPassword({ email, password });
-  if (signIn.error) throw new Error(`signIn: ${signIn.error.message}`);
-  return client;
-}
-
 function client(role: Role): SupabaseClient {
   return as[role]!;
 }
 
 beforeAll(async () => {
   emu = await startFunctionsEmulator();
-  for (const role of ['viewer', 'admin', 'owner'] as const) as[role] = await member(role);
+  for (const role of ['viewer', 'admin', 'owner'] as const)
+    as[role] = await signedInClient(emu, role);
   // 120 subscribers of this run, three sharing one created_at so the id tie-break matters.
   const [list] = await sql<{ id: string }>(
     emu,

@@ -77,6 +77,36 @@ export interface CallResult {
   text: string;
 }
 
+/**
+ * A publishable-key client signed in as a new account (password sign-in) that is a team member
+ * with `role`, or on no team at all when `role` is null — what a member's browser holds.
+ */
+export async function signedInClient(
+  emu: RunningEmulator,
+  role: 'owner' | 'admin' | 'editor' | 'viewer' | null,
+): Promise<SupabaseClient> {
+  const service = clientFor(emu, 'service');
+  const email = `${role ?? 'stranger'}-${randomUUID().slice(0, 8)}@example.com`;
+  const password = `pw-${randomUUID()}`;
+  const { data, error } = await service.auth.admin.createUser({
+    email,
+    password,
+    email_confirm: true,
+  });
+  if (error || !data.user) throw new Error(`createUser: ${error?.message}`);
+  if (role) {
+    await sql(emu, 'insert into public.members (user_id, email, role) values ($1, $2, $3)', [
+      data.user.id,
+      email,
+      role,
+    ]);
+  }
+  const client = clientFor(emu, 'publishable');
+  const signIn = await client.auth.signInWithPassword({ email, password });
+  if (signIn.error) throw new Error(`signIn: ${signIn.error.message}`);
+  return client;
+}
+
 /** Calls `/functions/v1/<name>` with the publishable key, like the site. */
 export async function callFunction(
   emu: RunningEmulator,
