@@ -14,10 +14,15 @@ interface Row {
   id: string;
 }
 
-/** A fresh list with `confirmed` confirmed subscribers (plus one pending who never counts). */
+/**
+ * A fresh private list with `confirmed` confirmed subscribers (plus one pending who never counts);
+ * private, so the public signup form other specs check keeps the seed's lists only.
+ */
 async function listWith(name: string, confirmed: number): Promise<{ id: string; name: string }> {
   const slug = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomUUID().slice(0, 8)}`;
-  const [list] = await insertRows<Row>('lists', [{ slug, name: `${name} ${slug.slice(-8)}` }]);
+  const [list] = await insertRows<Row>('lists', [
+    { slug, name: `${name} ${slug.slice(-8)}`, visibility: 'private' },
+  ]);
   const people = await insertRows<Row>(
     'subscribers',
     Array.from({ length: confirmed + 1 }, () => ({ email: uniqueEmail('reader') })),
