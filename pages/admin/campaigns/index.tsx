@@ -31,6 +31,7 @@ import {
 } from '../../../lib/admin/use-campaigns';
 import { roleRank } from '../../../lib/roles';
 import { useSearchParam } from '../../../lib/use-search-params';
+import { useConfirmedDelete } from '../../../lib/admin/use-confirmed-delete';
 
 const EMPTY_TITLES: Record<CampaignFilter, string> = {
   all: 'No campaigns yet.',
@@ -63,10 +64,12 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
   const writes = useCampaignWrites();
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<CampaignSummary | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const deletion = useConfirmedDelete(
+    (c: CampaignSummary) => writes.remove(c.id),
+    (deleted: CampaignSummary) => setNotice(`Campaign “${deleted.name}” deleted.`),
+  );
+  const deleting = deletion.target;
 
   async function newCampaign() {
     setCreating(true);
@@ -77,20 +80,6 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
     } else {
       setCreating(false);
       setCreateError(result.message);
-    }
-  }
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    const result = await writes.remove(deleting.id);
-    setDeleteBusy(false);
-    if (result.ok) {
-      setNotice(`Campaign “${deleting.name}” deleted.`);
-      setDeleting(null);
-    } else {
-      setDeleteError(result.message);
     }
   }
 
@@ -139,8 +128,7 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
           canDelete={(c) => canDeleteCampaign(c.status, canWrite, isAdmin)}
           onDelete={(c) => {
             setNotice(null);
-            setDeleteError(null);
-            setDeleting(c);
+            deletion.ask(c);
           }}
         />
         {cursors.length > 1 || data?.next ? (
@@ -182,10 +170,10 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
         open={deleting !== null}
         title={deleting ? `Delete ${deleting.name}?` : 'Delete campaign?'}
         confirmLabel="Delete campaign"
-        busy={deleteBusy}
-        error={deleteError}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        busy={deletion.busy}
+        error={deletion.error}
+        onCancel={deletion.cancel}
+        onConfirm={() => void deletion.confirm()}
       >
         {deleting?.status === 'draft' ? (
           <p>This draft and its content are removed for good.</p>

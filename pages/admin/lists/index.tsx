@@ -21,6 +21,7 @@ import { formatCount } from '../../../lib/admin/format';
 import type { ListRow } from '../../../lib/admin/list-form';
 import type { ListWithCounts } from '../../../lib/admin/lists';
 import { useLists, useListWrites } from '../../../lib/admin/use-lists';
+import { useConfirmedDelete } from '../../../lib/admin/use-confirmed-delete';
 
 type Editing = { list: ListRow | null } | null;
 
@@ -106,24 +107,12 @@ function ListsContent() {
   const { data, error, isValidating, mutate } = useLists();
   const writes = useListWrites();
   const [editing, setEditing] = useState<Editing>(null);
-  const [deleting, setDeleting] = useState<ListWithCounts | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    const result = await writes.remove(deleting.id);
-    setDeleteBusy(false);
-    if (result.ok) {
-      setNotice(`List “${deleting.name}” deleted.`);
-      setDeleting(null);
-    } else {
-      setDeleteError(result.message);
-    }
-  }
+  const deletion = useConfirmedDelete(
+    (list: ListWithCounts) => writes.remove(list.id),
+    (deleted: ListWithCounts) => setNotice(`List “${deleted.name}” deleted.`),
+  );
+  const deleting = deletion.target;
 
   const newButton = canWrite ? (
     <Button
@@ -169,8 +158,7 @@ function ListsContent() {
         }}
         onDelete={(list) => {
           setNotice(null);
-          setDeleteError(null);
-          setDeleting(list);
+          deletion.ask(list);
         }}
       />
     );
@@ -211,10 +199,10 @@ function ListsContent() {
             open={deleting !== null}
             title={deleting ? `Delete ${deleting.name}?` : 'Delete list?'}
             confirmLabel="Delete list"
-            busy={deleteBusy}
-            error={deleteError}
-            onCancel={() => setDeleting(null)}
-            onConfirm={() => void confirmDelete()}
+            busy={deletion.busy}
+            error={deletion.error}
+            onCancel={deletion.cancel}
+            onConfirm={() => void deletion.confirm()}
           >
             {deleting ? (
               <p>

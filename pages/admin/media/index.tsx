@@ -17,6 +17,7 @@ import {
 import type { MediaItem } from '../../../lib/admin/media';
 import { useMedia, useMediaDelete } from '../../../lib/admin/use-media';
 import { roleRank } from '../../../lib/roles';
+import { useConfirmedDelete } from '../../../lib/admin/use-confirmed-delete';
 
 function MediaContent() {
   const { can, role } = useAdmin();
@@ -26,23 +27,11 @@ function MediaContent() {
   const { data, error, isValidating, mutate } = useMedia();
   const remove = useMediaDelete();
   const [notice, setNotice] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<MediaItem | null>(null);
-  const [deleteBusy, setDeleteBusy] = useState(false);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setDeleteBusy(true);
-    setDeleteError(null);
-    const result = await remove(deleting.path);
-    setDeleteBusy(false);
-    if (result.ok) {
-      setNotice(`Image “${deleting.name}” deleted.`);
-      setDeleting(null);
-    } else {
-      setDeleteError(result.message);
-    }
-  }
+  const deletion = useConfirmedDelete(
+    (item: MediaItem) => remove(item.path),
+    (deleted: MediaItem) => setNotice(`Image “${deleted.name}” deleted.`),
+  );
+  const deleting = deletion.target;
 
   let body;
   if (error) {
@@ -71,8 +60,7 @@ function MediaContent() {
         canDelete={canDelete}
         onDelete={(item) => {
           setNotice(null);
-          setDeleteError(null);
-          setDeleting(item);
+          deletion.ask(item);
         }}
       />
     );
@@ -101,10 +89,10 @@ function MediaContent() {
         open={deleting !== null}
         title={deleting ? `Delete ${deleting.name}?` : 'Delete image?'}
         confirmLabel="Delete image"
-        busy={deleteBusy}
-        error={deleteError}
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => void confirmDelete()}
+        busy={deletion.busy}
+        error={deletion.error}
+        onCancel={deletion.cancel}
+        onConfirm={() => void deletion.confirm()}
       >
         <p>
           The image is removed for good. Emails already sent and pages that show it will show a
