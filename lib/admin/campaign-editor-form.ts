@@ -3,6 +3,7 @@
 // refusals placed at their field.
 import type { Tables, TablesUpdate } from '../database.types';
 import { checkEmail } from '../email';
+import { slugify } from './list-form';
 
 export type CampaignRow = Tables<'campaigns'>;
 export type CampaignStatus = 'draft' | 'scheduled' | 'sending' | 'paused' | 'sent' | 'cancelled';
@@ -46,15 +47,9 @@ export function formFromCampaign(row: CampaignRow): CampaignForm {
   };
 }
 
-/** "Our May update: 3 new things!" → "our-may-update-3-new-things". */
+/** "Our May update: 3 new things!" → "our-may-update-3-new-things" (the list slug rules, longer). */
 export function slugFromSubject(subject: string): string {
-  const slug = subject
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return slug.slice(0, CAMPAIGN_SLUG_MAX).replace(/-+$/, '');
+  return slugify(subject, CAMPAIGN_SLUG_MAX);
 }
 
 export function byteLength(text: string): number {

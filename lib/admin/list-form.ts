@@ -52,14 +52,14 @@ export function slugError(slug: string): string | null {
 }
 
 /** "Product News!" → "product-news": what the slug field suggests while it is untouched. */
-export function slugify(name: string): string {
-  const slug = name
+export function slugify(text: string, max = SLUG_MAX): string {
+  const slug = text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return slug.slice(0, SLUG_MAX).replace(/-+$/, '');
+  return slug.slice(0, max).replace(/-+$/, '');
 }
 
 export function validateList(form: ListForm): ListErrors {
