@@ -1,6 +1,7 @@
 // What the import dialog knows about a CSV before uploading it (SPEC §5): the file checks, the
 // delimiter and header read the way import-subscribers reads them, the first rows, which column
 // becomes email, name or an attribute, and a quote-aware row count for the 1,000,000-row limit.
+import { detectDelimiter, type Delimiter } from '../csv-delimiter';
 import { bomLength, headerEnd } from './import-scan';
 
 /** SPEC §5: at most 50 MB (the `imports` bucket's file_size_limit is 52428800 bytes). */
@@ -11,7 +12,7 @@ export const PREVIEW_ROWS = 5;
 /** What the bucket accepts; the upload is always sent as text/csv. */
 export const IMPORT_ACCEPT = '.csv,text/csv';
 
-export type Delimiter = ',' | ';' | '\t';
+export { detectDelimiter, type Delimiter };
 
 export { bomLength, countRows, headerEnd, MAX_IMPORT_ROWS, RowCounter } from './import-scan';
 
@@ -34,24 +35,6 @@ export function formatBytes(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${bytes} bytes`;
-}
-
-/**
- * The delimiter used most often outside quotes on the header row (comma when none is), exactly as
- * supabase/functions/_shared/csv-scan.ts detectDelimiter decides it.
- */
-export function detectDelimiter(headerText: string): Delimiter {
-  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0 };
-  let inQuotes = false;
-  for (const ch of headerText) {
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
-  }
-  let best: Delimiter = ',';
-  for (const candidate of [';', '\t'] as const) {
-    if (counts[candidate] > counts[best]) best = candidate;
-  }
-  return best;
 }
 
 /** Which column is which, by index; `null` when there is none. */

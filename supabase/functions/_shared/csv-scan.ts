@@ -1,9 +1,11 @@
 // The first pass over an uploaded CSV (SPEC §5): counts its data rows without parsing fields (a
 // quote-aware newline count, so the 1,000,000-row limit is checked before any row is written) and
 // reads the header row: its delimiter (`,` `;` or tab) and column names.
+// The delimiter rule lives in lib/csv-delimiter.ts, shared with the import dialog's preview.
+import { detectDelimiter, type Delimiter } from '../../../lib/csv-delimiter.ts';
 import { parseCsvSync } from './deps.ts';
 
-export type Delimiter = ',' | ';' | '\t';
+export type { Delimiter };
 
 export interface Scan {
   /** Data rows (non-empty records after the header). */
@@ -157,21 +159,6 @@ function concat(chunks: Uint8Array[]): Uint8Array {
     at += chunk.length;
   }
   return all;
-}
-
-/** The delimiter used most often outside quotes on the header row (comma when none is). */
-export function detectDelimiter(headerText: string): Delimiter {
-  const counts: Record<Delimiter, number> = { ',': 0, ';': 0, '\t': 0 };
-  let inQuotes = false;
-  for (const ch of headerText) {
-    if (ch === '"') inQuotes = !inQuotes;
-    else if (!inQuotes && (ch === ',' || ch === ';' || ch === '\t')) counts[ch]++;
-  }
-  let best: Delimiter = ',';
-  for (const candidate of [';', '\t'] as const) {
-    if (counts[candidate] > counts[best]) best = candidate;
-  }
-  return best;
 }
 
 /** Decodes and parses the header row; fails without an `email` column (SPEC §5). */
