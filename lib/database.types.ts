@@ -507,6 +507,48 @@ export type Database = {
         }
         Returns: Json
       }
+      apply_import_batch: {
+        Args: {
+          p_import_id: string
+          p_token: string
+          p_from: number
+          p_rows: Json
+          p_bad: Json
+          p_done: boolean
+          p_lease_seconds: number
+        }
+        Returns: {
+          columns: Json | null
+          created_at: string
+          created_by: string | null
+          delimiter: string | null
+          error_count: number
+          errors: Json
+          failure_reason: string | null
+          finished_at: string | null
+          id: string
+          inserted: number
+          lease_token: string | null
+          lease_until: string | null
+          list_ids: string[]
+          object_path: string
+          optin: string
+          processed_rows: number
+          resume_line: number
+          resume_offset: number
+          skipped: number
+          started_at: string | null
+          status: string
+          total_rows: number | null
+          updated: number
+        }
+        SetofOptions: {
+          from: "*"
+          to: "imports"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       archive_issue: {
         Args: { p_slug: string }
         Returns: {
@@ -747,51 +789,6 @@ export type Database = {
         }
         Returns: number
       }
-      import_batch: {
-        Args: {
-          p_import_id: string
-          p_token: string
-          p_from: number
-          p_rows: Json
-          p_bad: Json
-          p_records: number
-          p_offset: number
-          p_line: number
-          p_done: boolean
-          p_lease_seconds: number
-        }
-        Returns: {
-          columns: Json | null
-          created_at: string
-          created_by: string | null
-          delimiter: string | null
-          error_count: number
-          errors: Json
-          failure_reason: string | null
-          finished_at: string | null
-          id: string
-          inserted: number
-          lease_token: string | null
-          lease_until: string | null
-          list_ids: string[]
-          object_path: string
-          optin: string
-          processed_rows: number
-          resume_line: number
-          resume_offset: number
-          skipped: number
-          started_at: string | null
-          status: string
-          total_rows: number | null
-          updated: number
-        }
-        SetofOptions: {
-          from: "*"
-          to: "imports"
-          isOneToOne: true
-          isSetofReturn: false
-        }
-      }
       list_subscription_counts: {
         Args: never
         Returns: {
@@ -853,6 +850,19 @@ export type Database = {
           subscriber_id: string
           campaign_status: string
         }[]
+      }
+      reserve_import_batch: {
+        Args: {
+          p_import_id: string
+          p_token: string
+          p_from: number
+          p_records: number
+          p_offset: number
+          p_line: number
+          p_emails: string[]
+          p_lines: number[]
+        }
+        Returns: undefined
       }
       resubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[] }

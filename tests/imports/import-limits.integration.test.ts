@@ -107,7 +107,11 @@ describe('progress', () => {
       const deadline = Date.now() + 10_000;
       while (!seen.includes(1200) && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
-      expect(seen).toEqual(expect.arrayContaining([500, 1000, 1200]));
+      // Batches of 500 commit in any order (several are applied at once), and processed_rows counts
+      // the unbroken prefix of the file: it only moves forward, through at least one step.
+      expect(seen.at(-1)).toBe(1200);
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect(seen.some((n) => n > 0 && n < 1200)).toBe(true);
     } finally {
       await client.removeChannel(channel);
     }

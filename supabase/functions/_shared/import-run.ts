@@ -1,13 +1,15 @@
 // One run of a CSV import (SPEC §5, §9): on the first run, check size and row count and read the
 // header before any row is written; then stream the file from the resume offset through csv-parse
-// and apply batches of 5,000 rows (public.import_batch), until the file ends or the run's budget
-// is spent — a platform request may use only 2 s of CPU, so a long file takes several runs.
+// and hand batches of 5,000 rows to the database (import-batches.ts), until the file ends or the
+// run's budget is spent — a platform request may use only 2 s of CPU, so a long file takes several
+// runs.
 import { rpc } from './db.ts';
 import { parseCsv, type CsvInfo } from './deps.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { CsvFileError, readHeader, scanCsv, type Delimiter } from './csv-scan.ts';
 import { newlinesIn, planColumns, toRow, type BadRow, type ImportRow } from './csv-rows.ts';
+import { BatchPipeline, type ImportBatch } from './import-batches.ts';
 
 export interface ImportRecord {
   id: string;
@@ -34,6 +36,8 @@ export const importSettings = {
   budgetMs: () => numberSetting('POSTBOX_IMPORT_BUDGET_MS', 8_000),
   /** SPEC §9: 5,000; smaller only so tests on the slow embedded database stay short. */
   batchRows: () => numberSetting('POSTBOX_IMPORT_BATCH_ROWS', 5_000),
+  /** Batches applied at once by one run (each is its own transaction on its own connection). */
+  parallel: () => Math.floor(numberSetting('POSTBOX_IMPORT_PARALLEL', 2)),
 };
 
 function objectUrl(path: string): string {
@@ -141,7 +145,7 @@ async function processRows(
   started: number,
   options: RunOptions,
 ): Promise<RunOutcome> {
-  let imp = start;
+  const imp = start;
   const plan = planColumns(imp.columns ?? []);
   const baseOffset = Number(imp.resume_offset);
   const baseLine = imp.resume_line;
@@ -160,7 +164,6 @@ async function processRows(
   let records = 0;
   let lastBytes = 0;
   let lastLines = 0;
-  let batches = 0;
   const pump = (async () => {
     const reader = body.getReader();
     try {
@@ -188,53 +191,37 @@ async function processRows(
     }
   })();
 
-  // One batch is applied while the parser reads the next (the database and the parser overlap);
-  // the next is sent only after the previous committed, because a batch applies only at
-  // processed_rows — the order, and so the exactly-once counting, stays that of the file.
+  // The parser reads on while earlier batches are reserved and applied (see import-batches.ts).
+  const pipeline = new BatchPipeline(
+    imp.id,
+    token,
+    importSettings.parallel(),
+    importSettings.leaseSeconds(),
+  );
   let from = imp.processed_rows;
-  let inFlight: Promise<void> | null = null;
-  const timing = { parseMs: 0, waitMs: 0, rpcMs: 0, batches: 0 };
-  const send = (done: boolean): Promise<void> => {
-    const args = {
-      p_import_id: imp.id,
-      p_token: token,
-      p_from: from,
-      p_rows: rows,
-      p_bad: bad,
-      p_records: records,
-      p_offset: baseOffset + lastBytes,
-      p_line: baseLine + lastLines,
-      p_done: done,
-      p_lease_seconds: importSettings.leaseSeconds(),
+  let sent = 0;
+  const batch = (done: boolean): ImportBatch => {
+    const next = {
+      from,
+      records,
+      offset: baseOffset + lastBytes,
+      line: baseLine + lastLines,
+      rows,
+      bad,
+      done,
     };
     from += records;
     rows = [];
     bad = [];
     records = 0;
-    const sent = performance.now();
-    const call = rpc<ImportRecord>('import_batch', args).then((next) => {
-      imp = next;
-      batches++;
-      timing.rpcMs += performance.now() - sent;
-      timing.batches++;
-    });
-    // Awaited at the next batch boundary; the no-op handler only keeps it from counting as
-    // unhandled while the parser works.
-    call.catch(() => undefined);
-    return call;
-  };
-  const settle = async () => {
-    const waited = performance.now();
-    if (inFlight) await inFlight;
-    inFlight = null;
-    timing.waitMs += performance.now() - waited;
+    sent++;
+    return next;
   };
   const report = () => {
     if (Deno.env.get('POSTBOX_IMPORT_TIMING') !== 'on') return;
     const total = performance.now() - started;
-    timing.parseMs = total - timing.waitMs;
     console.log(
-      `import ${imp.id} run: ${JSON.stringify({ totalMs: Math.round(total), ...roundAll(timing) })}`,
+      `import ${imp.id} run: ${JSON.stringify({ totalMs: Math.round(total), ...roundAll({ ...pipeline.timing }) })}`,
     );
   };
 
@@ -250,48 +237,53 @@ async function processRows(
       lastBytes = info.bytes;
       lastLines = info.lines;
       if (records >= batchRows) {
-        await settle();
         // A run stops at a batch boundary (what it parsed since is read again by the next run),
-        // and only after it committed a batch of its own, so every run moves the import on.
-        if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
+        // and only after one of its batches committed, so every run moves the import on.
+        if (options.crashAfterBatches !== undefined && sent >= options.crashAfterBatches) {
           stopped = true;
           break;
         }
-        if (batches > 0 && performance.now() - started > importSettings.budgetMs()) {
+        if (pipeline.applied > 0 && performance.now() - started > importSettings.budgetMs()) {
           stopped = true;
           break;
         }
-        inFlight = send(false);
+        await pipeline.add(batch(false));
       }
     }
   } catch (error) {
     // What skip_records_with_error cannot skip (a quote left open until the end of the file) ends
     // the import: the batches before it stay, the reason names the line.
     const csvError = error as Error & { code?: string; lines?: number };
-    await settle();
     if (typeof csvError.code === 'string' && csvError.code.startsWith('CSV_')) {
+      await pipeline.drain();
       await pump;
       throw new CsvFileError(
         `The file is not valid CSV at line ${baseLine + (csvError.lines ?? 0)}: ${csvError.message}`,
       );
     }
+    parser.destroy();
+    await pipeline.settle();
+    await pump;
     throw error;
   }
   if (stopped) {
     parser.destroy();
     await pump;
+    await pipeline.drain();
     report();
     if (options.crashAfterBatches !== undefined) return 'lost';
     await rpc('release_import', { p_import_id: imp.id, p_token: token });
     return 'more';
   }
   await pump;
-  await settle();
-  if (options.crashAfterBatches !== undefined && batches >= options.crashAfterBatches) {
+  await pipeline.drain();
+  if (options.crashAfterBatches !== undefined && sent >= options.crashAfterBatches) {
     report();
     return 'lost';
   }
-  await send(true);
+  // The last batch ends the import, so it goes only once every earlier one has committed.
+  await pipeline.add(batch(true));
+  await pipeline.drain();
   report();
   return 'done';
 }
