@@ -9,6 +9,7 @@ export async function expectNoAxeViolations(
   state: string,
   options: { exclude?: string[] } = {},
 ): Promise<void> {
+  await transitionsSettled(page);
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
   for (const selector of options.exclude ?? []) builder = builder.exclude(selector);
   const { violations } = await builder.analyze();
@@ -17,6 +18,25 @@ export async function expectNoAxeViolations(
       (v) => `${state}: ${v.id} ${v.help} — ${v.nodes.map((n) => n.target).join(', ')}`,
     ),
   ).toEqual([]);
+}
+
+/**
+ * Waits for colour transitions to end (e.g. just after switching to dark mode): axe reads computed
+ * colours, and a button caught half-way between its light and dark colours fails contrast.
+ */
+async function transitionsSettled(page: Page): Promise<void> {
+  // Two frames, so a style change made just before has started its transitions.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  await page.waitForFunction(
+    () =>
+      document
+        .getAnimations()
+        .every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+    undefined,
+    { timeout: 5_000 },
+  );
 }
 
 /**
