@@ -5,13 +5,13 @@ import type { Hub, PgBinding, Subscriber } from './hub.js';
 import { SETUP_SQL, SQL } from './sql.js';
 import { TableCatalog, type TableShape } from './tables.js';
 
-/** What the capture trigger (setup.sql `_realtime.capture`) notifies, or the id of a stored one. */
 /** Bindings of one subscriber that share a column selection, and so one message. */
 interface OutputGroup {
   ids: number[];
   select: string[] | undefined;
 }
 
+/** One change as delivery sees it (walrus's view of one wal2json row). */
 interface CapturedChange {
   relid: number;
   schema: string;
@@ -24,7 +24,32 @@ interface CapturedChange {
   old_record: Record<string, unknown> | null;
 }
 
+/**
+ * What the capture triggers (setup.sql) notify: several rows of one statement on one table, in
+ * order, each `[record, old_record]` — or `{id}` of a pack stored in `_realtime.changes`.
+ */
+interface CapturedPack extends Omit<CapturedChange, 'record' | 'old_record'> {
+  rows: Array<[CapturedChange['record'], CapturedChange['old_record']]>;
+}
+
 const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
+
+/**
+ * The capture triggers of a table: per statement with transition tables (one trigger per event,
+ * as PostgreSQL allows transition tables only on single-event triggers), or — where a statement
+ * may name another table than the one whose rows it changes — one row trigger.
+ */
+const STATEMENT_TRIGGERS: Record<string, (table: string) => string> = {
+  _realtime_capture_insert: (table) =>
+    `after insert on ${table} referencing new table as _realtime_new_rows for each statement`,
+  _realtime_capture_update: (table) =>
+    `after update on ${table} referencing old table as _realtime_old_rows new table as _realtime_new_rows for each statement`,
+  _realtime_capture_delete: (table) =>
+    `after delete on ${table} referencing old table as _realtime_old_rows for each statement`,
+};
+const ROW_TRIGGERS: Record<string, (table: string) => string> = {
+  _realtime_capture: (table) => `after insert or update or delete on ${table} for each row`,
+};
 const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 /** How often publication membership and catalogue caches are refreshed while anyone listens. */
 const REFRESH_MS = 1000;
@@ -94,21 +119,39 @@ export class ChangeFeed {
 
   private async doReconcile(): Promise<void> {
     type Row = { schema: string; table: string; relid: string };
-    const published = await this.db.query<Row>(SQL['published-tables']);
-    const captured = await this.db.query<Row>(SQL['captured-tables']);
-    const want = new Set(published.rows.map((r) => r.relid));
-    const have = new Set(captured.rows.map((r) => r.relid));
-    for (const r of published.rows) {
-      if (have.has(r.relid)) continue;
-      await this.db.exec(
-        `create or replace trigger _realtime_capture after insert or update or delete on ${ident(r.schema)}.${ident(r.table)} for each row execute function _realtime.capture()`,
-      );
-    }
+    const published = await this.db.query<Row & { per_row: boolean }>(SQL['published-tables']);
+    const captured = await this.db.query<Row & { trigger: string }>(SQL['captured-tables']);
+    const have = new Map<string, { row: Row; triggers: Set<string> }>();
     for (const r of captured.rows) {
-      if (want.has(r.relid)) continue;
-      await this.db.exec(
-        `drop trigger if exists _realtime_capture on ${ident(r.schema)}.${ident(r.table)}`,
-      );
+      const entry = have.get(r.relid) ?? { row: r, triggers: new Set<string>() };
+      entry.triggers.add(r.trigger);
+      have.set(r.relid, entry);
+    }
+    for (const r of published.rows) {
+      const want = r.per_row ? ROW_TRIGGERS : STATEMENT_TRIGGERS;
+      const present = have.get(r.relid)?.triggers ?? new Set<string>();
+      have.delete(r.relid);
+      const missing = Object.keys(want).filter((t) => !present.has(t));
+      const extra = [...present].filter((t) => !(t in want));
+      if (!missing.length && !extra.length) continue;
+      // One transaction, so a table switching between row and statement capture (it became a
+      // partition, or the emulator was upgraded) never captures a change twice or not at all.
+      const table = `${ident(r.schema)}.${ident(r.table)}`;
+      await this.db.transaction(async (tx) => {
+        for (const t of missing) {
+          await tx.exec(
+            `create or replace trigger ${t} ${want[t]!(table)} execute function _realtime.${r.per_row ? 'capture' : 'capture_rows'}()`,
+          );
+        }
+        for (const t of extra) await tx.exec(`drop trigger if exists ${t} on ${table}`);
+      });
+    }
+    // Tables that left the publication.
+    for (const { row, triggers } of have.values()) {
+      const table = `${ident(row.schema)}.${ident(row.table)}`;
+      await this.db.transaction(async (tx) => {
+        for (const t of triggers) await tx.exec(`drop trigger if exists ${t} on ${table}`);
+      });
     }
   }
 
@@ -192,18 +235,25 @@ export class ChangeFeed {
   }
 
   private async handle(payload: string): Promise<void> {
-    let change = JSON.parse(payload) as CapturedChange | { id: number };
-    if ('id' in change) {
-      const { rows } = await this.db.query<{ message: CapturedChange }>(SQL['take-change'], [
-        change.id,
+    let pack = JSON.parse(payload) as CapturedPack | { id: number };
+    if ('id' in pack) {
+      const { rows } = await this.db.query<{ message: CapturedPack }>(SQL['take-change'], [
+        pack.id,
       ]);
       if (!rows[0]) return;
-      change = rows[0].message;
+      pack = rows[0].message;
     }
-    await this.deliver(change);
+    const { rows, ...about } = pack;
+    // A bulk write nobody listens to costs one check per pack, not per row.
+    if (
+      ![...this.hub.all()].some((sub) => sub.bindings.some((b) => this.bindingApplies(b, about)))
+    ) {
+      return;
+    }
+    for (const [record, old_record] of rows) await this.deliver({ ...about, record, old_record });
   }
 
-  private bindingApplies(b: PgBinding, c: CapturedChange): boolean {
+  private bindingApplies(b: PgBinding, c: Pick<CapturedChange, 'schema' | 'table' | 'type'>) {
     return (
       b.ready &&
       (b.schema === '*' || b.schema === c.schema) &&

@@ -2,19 +2,26 @@
 
 -- name: published-tables
 -- Tables currently in publication supabase_realtime; no parameters; rows in no particular order.
-select n.nspname as schema, c.relname as table, c.oid::int8 as relid
+-- per_row: capture needs a row trigger, because a statement may name another table than the one
+-- whose rows it changes (partitioned tables, partitions, inheritance parents and children).
+select n.nspname as schema, c.relname as table, c.oid::int8 as relid,
+  c.relkind = 'p' or c.relispartition or c.relhassubclass
+    or exists (select 1 from pg_catalog.pg_inherits h where h.inhrelid = c.oid) as per_row
 from pg_catalog.pg_publication_tables p
 join pg_catalog.pg_namespace n on n.nspname = p.schemaname
 join pg_catalog.pg_class c on c.relnamespace = n.oid and c.relname = p.tablename
 where p.pubname = 'supabase_realtime' and c.relkind in ('r', 'p');
 
 -- name: captured-tables
--- Tables that carry the capture trigger; no parameters.
-select n.nspname as schema, c.relname as table, c.oid::int8 as relid
+-- The capture triggers in place (cdc.ts CAPTURE_TRIGGERS), one row per table and trigger; no
+-- parameters.
+select n.nspname as schema, c.relname as table, c.oid::int8 as relid, t.tgname as trigger
 from pg_catalog.pg_trigger t
 join pg_catalog.pg_class c on c.oid = t.tgrelid
 join pg_catalog.pg_namespace n on n.oid = c.relnamespace
-where t.tgname = '_realtime_capture' and t.tgparentid = 0;
+where t.tgname in ('_realtime_capture', '_realtime_capture_insert', '_realtime_capture_update',
+    '_realtime_capture_delete')
+  and t.tgparentid = 0;
 
 -- name: find-table
 -- $1 schema, $2 table name → the table's oid, or no row.
