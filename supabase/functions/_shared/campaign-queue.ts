@@ -1,23 +1,16 @@
 // The process-queue worker (SPEC §9): starts due scheduled campaigns, then claims batches of 100,
-// sends each message at the shared rate and records results in groups as they come. Many workers
-// may run at the same time: claims use SKIP LOCKED and every write checks the worker's claim token.
+// sends each message at the shared rate and records results in groups as they come (the sending
+// itself is campaign-worker.ts). Many workers may run at the same time: claims use SKIP LOCKED and
+// every write checks the worker's claim token.
 import { adminClient, rpc } from './db.ts';
 import { AppError } from './errors.ts';
-import { sendMail, TemporaryMailError } from './mail.ts';
-import {
-  campaignMail,
-  campaignMessageId,
-  loadCampaignContext,
-  loadMailSettings,
-  type CampaignContext,
-} from './campaign-mail.ts';
+import { loadMailSettings } from './campaign-mail.ts';
 import { renderCampaignHtml } from './campaign-render.ts';
-import { sendRate, takeSendSlot } from './send-rate.ts';
-import { queueRpc, recorder, type Outcome } from './delivery-results.ts';
-import type { MailSettings } from './subscriber-mail.ts';
+import { queueRpc } from './delivery-results.ts';
+import { Worker } from './campaign-worker.ts';
 
 export { MAX_ATTEMPTS } from './delivery-results.ts';
-export const BATCH_SIZE = 100;
+export { BATCH_SIZE } from './campaign-worker.ts';
 
 export interface QueueOptions {
   /** Stop claiming and sending after this long (the function answers within it). */
@@ -43,29 +36,6 @@ export interface QueueResult {
   campaigns_finished: number;
   /** True when the run stopped at maxMessages with work possibly left (the caller starts another). */
   more: boolean;
-}
-
-interface Delivery {
-  campaign_id: string;
-  subscriber_id: string;
-  attempts: number;
-}
-
-interface Recipient {
-  id: string;
-  email: string;
-  status: string;
-  subscriptions: { list_id: string; status: string }[];
-}
-
-/** Why a recipient fixed at the start must not get the message now, or null. */
-function skipReason(context: CampaignContext, recipient?: Recipient): string | null {
-  if (!recipient) return 'The subscriber no longer exists.';
-  if (recipient.status !== 'enabled') return 'The address is blocklisted.';
-  const onList = recipient.subscriptions.some(
-    (s) => s.status === 'confirmed' && context.listIds.includes(s.list_id),
-  );
-  return onList ? null : 'Unsubscribed before the message went out.';
 }
 
 /** Renders and starts a campaign (draft or scheduled); answers the recipient count. */
@@ -113,142 +83,8 @@ export async function runQueue(options: QueueOptions): Promise<QueueResult> {
   await startDueCampaigns();
   result.campaigns_finished += await queueRpc<number>('finish_idle_campaigns', {});
   const worker = new Worker(options, result, deadline, await loadMailSettings());
-  while (Date.now() < deadline && !worker.abandoned) {
-    if (result.sent + result.deferred + result.failed >= options.maxMessages) {
-      result.more = true;
-      break;
-    }
-    const token = crypto.randomUUID();
-    const rows = await queueRpc<Delivery[]>('claim_delivery_batch', {
-      p_limit: BATCH_SIZE,
-      p_claim_timeout: `${options.claimTimeoutSeconds} seconds`,
-      p_claim_token: token,
-    });
-    if (rows.length === 0) break;
-    result.claimed += rows.length;
-    await worker.sendBatch(rows, token);
-  }
+  await worker.run();
   if (!worker.abandoned)
     result.campaigns_finished += await queueRpc<number>('finish_idle_campaigns', {});
   return result;
-}
-
-class Worker {
-  abandoned = false;
-  private contexts = new Map<string, CampaignContext>();
-  private rate = sendRate();
-  private attempted = 0;
-
-  constructor(
-    private options: QueueOptions,
-    private result: QueueResult,
-    private deadline: number,
-    private settings: MailSettings,
-  ) {}
-
-  private async context(campaignId: string): Promise<CampaignContext> {
-    let context = this.contexts.get(campaignId);
-    if (!context) {
-      context = await loadCampaignContext(campaignId, this.settings);
-      this.contexts.set(campaignId, context);
-    }
-    return context;
-  }
-
-  async sendBatch(rows: Delivery[], token: string): Promise<void> {
-    const ids = [...new Set(rows.map((r) => r.subscriber_id))];
-    // Read now, not at the start of the send: whoever was blocklisted or unsubscribed since then
-    // gets nothing (SPEC §4: a blocklisted address is never sent to).
-    const { data, error } = await adminClient()
-      .from('subscribers')
-      .select('id, email, status, subscriptions(list_id, status)')
-      .in('id', ids);
-    if (error) throw new AppError('internal');
-    const recipients = new Map((data ?? []).map((s) => [s.id as string, s as Recipient]));
-    for (const campaignId of new Set(rows.map((r) => r.campaign_id)))
-      await this.context(campaignId);
-
-    // Heartbeat about once a second: keeps the claim fresh and learns of a pause or cancel.
-    let held = new Set(rows.map((r) => `${r.campaign_id}/${r.subscriber_id}`));
-    const stopped = new Set<string>();
-    let lastBeat = Date.now();
-    let beating: Promise<void> | null = null;
-    const beat = async () => {
-      const renewed = await queueRpc<
-        { campaign_id: string; subscriber_id: string; campaign_status: string }[]
-      >('renew_delivery_claims', { p_claim_token: token });
-      held = new Set(renewed.map((r) => `${r.campaign_id}/${r.subscriber_id}`));
-      for (const r of renewed) if (r.campaign_status !== 'sending') stopped.add(r.campaign_id);
-      lastBeat = Date.now();
-    };
-
-    let next = 0;
-    const lane = async () => {
-      for (;;) {
-        if (this.abandoned || Date.now() >= this.deadline) return;
-        if (Date.now() - lastBeat >= 1000) {
-          beating ??= beat().finally(() => (beating = null));
-          await beating;
-        }
-        const row = rows[next++];
-        if (!row) return;
-        if (stopped.has(row.campaign_id) || !held.has(`${row.campaign_id}/${row.subscriber_id}`))
-          continue;
-        await this.sendOne(row, token, recipients.get(row.subscriber_id));
-        if (
-          this.options.abandonAfter !== undefined &&
-          ++this.attempted >= this.options.abandonAfter
-        )
-          this.abandoned = true;
-      }
-    };
-    // With a rate limit each send holds a reserved slot while it waits for it: no more lanes than
-    // half a second of the rate needs, so a pause or the end of the budget is not overrun by seconds.
-    const lanes =
-      this.rate === null
-        ? this.options.concurrency
-        : Math.min(this.options.concurrency, Math.max(1, Math.ceil(this.rate / 2)));
-    await Promise.all(Array.from({ length: lanes }, lane));
-    // Unsent rows (stopped campaign, time up) go back to the queue — unless we play dead.
-    if (!this.abandoned)
-      await queueRpc<number>('release_delivery_claims', { p_claim_token: token });
-  }
-
-  private async sendOne(row: Delivery, token: string, recipient?: Recipient): Promise<void> {
-    const context = await this.context(row.campaign_id);
-    let outcome: Outcome = 'sent';
-    let errorText: string | null = null;
-    let messageId: string | null = null;
-    let sentAt: string | null = null;
-    try {
-      const skip = skipReason(context, recipient);
-      if (skip) throw new Error(skip);
-      const mail = await campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
-      await takeSendSlot(this.rate);
-      await sendMail(mail);
-      sentAt = new Date().toISOString();
-      messageId = campaignMessageId(context, row.subscriber_id);
-    } catch (e) {
-      outcome = e instanceof TemporaryMailError ? 'deferred' : 'failed';
-      errorText = e instanceof Error ? e.message : String(e);
-      console.warn(`delivery ${row.campaign_id}/${row.subscriber_id} ${outcome}: ${errorText}`);
-    }
-    // Waits until the result is written, so a run never has more sent-but-unrecorded messages than
-    // sends in flight (what a crash could make arrive twice).
-    const recorded = await recorder.record({
-      campaign_id: row.campaign_id,
-      subscriber_id: row.subscriber_id,
-      claim_token: token,
-      outcome,
-      message_id: messageId,
-      error: errorText,
-      sent_at: sentAt,
-    });
-    if (!recorded.outcome) {
-      console.error(`delivery ${row.campaign_id}/${row.subscriber_id} was reclaimed while sending`);
-      return;
-    }
-    this.result[recorded.outcome] += 1;
-    if (recorded.finished) this.result.campaigns_finished += 1;
-  }
 }
