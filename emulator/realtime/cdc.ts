@@ -54,6 +54,8 @@ const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 /** How often publication membership and catalogue caches are refreshed while anyone listens. */
 const REFRESH_MS = 1000;
 const PURGE_EVERY = 30;
+/** How long a join waits at most for writes that began before capture was switched on. */
+const WRITER_WAIT_MS = 5000;
 
 const pick = (record: Record<string, unknown> | null, allowed: Set<string>) =>
   Object.fromEntries(Object.entries(record ?? {}).filter(([k]) => allowed.has(k)));
@@ -66,6 +68,10 @@ export class ChangeFeed {
   private ticks = 0;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  /** Subscribers with live bindings, from their join until they leave (release()). */
+  private readonly watchers = new Set<Subscriber>();
+  /** Whether this service has switched capture on (setup.sql _realtime.listened()). */
+  private armed = false;
 
   constructor(
     private readonly db: Db,
@@ -84,13 +90,18 @@ export class ChangeFeed {
     });
     await this.reconcile();
     this.timer = setInterval(() => {
-      if (![...this.hub.all()].some((s) => s.bindings.length)) return;
       if (this.ticking) return;
+      const listening = [...this.hub.all()].some((s) => s.bindings.length);
+      if (!listening && !(this.armed && this.watchers.size === 0)) return;
       this.ticking = true;
       this.catalog.clear();
       // Leftover oversized changes are rare; sweep them every PURGE_EVERY ticks only.
       const purge = ++this.ticks % PURGE_EVERY === 0;
-      this.reconcile()
+      this.serial(async () => {
+        if (listening) await this.doReconcile();
+        // Checked inside the queue: a join queued its arm() after this, or is already counted.
+        if (this.watchers.size === 0) await this.disarm();
+      })
         .then(() => (purge ? this.db.query(SQL['purge-changes']) : undefined))
         .catch((err) => this.log('[realtime] publication refresh failed', err))
         .finally(() => (this.ticking = false));
@@ -100,6 +111,8 @@ export class ChangeFeed {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
+    this.watchers.clear();
+    await this.serial(() => this.disarm()).catch(() => undefined);
     await this.unlisten?.();
     await this.queue;
     await this.reconciling;
@@ -110,11 +123,51 @@ export class ChangeFeed {
    * tables that left it. Runs at start, on each subscription and every REFRESH_MS.
    */
   reconcile(): Promise<void> {
-    // Runs are serialised and each call gets a run of its own that starts after it was made,
-    // so a subscription never relies on a run that read the catalogue before its table was added.
-    const run = this.reconciling.then(() => this.doReconcile());
+    return this.serial(() => this.doReconcile());
+  }
+
+  /**
+   * Runs catalogue work (reconcile, arm, disarm) one after another; each call gets a run of its
+   * own that starts after it was made, so a subscription never relies on a run that read the
+   * catalogue before its table was added.
+   */
+  private serial(fn: () => Promise<void>): Promise<void> {
+    const run = this.reconciling.then(fn);
     this.reconciling = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Switches capture on before a join is answered. A write that ran its capture trigger while
+   * capture was off may still be uncommitted; the join waits for those transactions, so any
+   * change committed after SUBSCRIBED was captured (as creating a trigger waits for writers).
+   */
+  private async arm(): Promise<void> {
+    if (this.armed) return;
+    await this.db.query(SQL.arm);
+    this.armed = true;
+    // PGlite is one session: the arm ran between transactions, so none can be in flight.
+    if (this.db.kind === 'pglite') return;
+    const { rows } = await this.db.query<{ xids: string[] }>(SQL.writers);
+    const xids = rows[0]?.xids ?? [];
+    const deadline = Date.now() + WRITER_WAIT_MS;
+    while (xids.length && Date.now() < deadline) {
+      const left = await this.db.query<{ open: number }>(SQL['writers-left'], [xids]);
+      if (!left.rows[0]?.open) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  /** Nobody here listens any more: writes stop building messages (unless another service listens). */
+  private async disarm(): Promise<void> {
+    if (!this.armed) return;
+    await this.db.query(SQL.disarm);
+    this.armed = false;
+  }
+
+  /** The subscriber left (or never got its reply); capture goes off with the last one. */
+  release(sub: Subscriber): void {
+    this.watchers.delete(sub);
   }
 
   private async doReconcile(): Promise<void> {
@@ -167,7 +220,16 @@ export class ChangeFeed {
       if (problem) problems.push(problem);
     }
     if (problems.length) return problems;
-    await this.reconcile();
+    this.watchers.add(sub);
+    try {
+      await this.serial(async () => {
+        await this.doReconcile();
+        await this.arm();
+      });
+    } catch (err) {
+      this.watchers.delete(sub);
+      throw err;
+    }
     for (const binding of sub.bindings) binding.ready = true;
     return problems;
   }

@@ -165,7 +165,7 @@ export class Connection implements Outlet {
     };
     const problems = bindings.length ? await this.deps.cdc.prepare(sub, raw) : [];
     // The socket may have gone while the join awaited the database: add nothing that would leak.
-    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.ws.readyState !== this.ws.OPEN) return this.deps.cdc.release(sub);
     this.channels.set(msg.topic, sub);
     this.deps.hub.add(sub);
     this.scheduleExpiry(sub);
@@ -258,6 +258,7 @@ export class Connection implements Outlet {
     this.expiries.delete(sub);
     if (this.channels.get(sub.topic) === sub) this.channels.delete(sub.topic);
     this.deps.hub.remove(sub);
+    this.deps.cdc.release(sub);
   }
 
   /** Socket gone: every channel leaves, so presences leave too (contract §4.5). */

@@ -68,6 +68,27 @@ select pg_catalog.set_config('role', $1, true),
   pg_catalog.set_config('realtime.topic', $5, true),
   pg_catalog.set_config('request.headers', '{}', true);
 
+-- name: arm
+-- This service has postgres_changes subscribers from now on (setup.sql _realtime.listened()).
+select pg_catalog.nextval('_realtime.armed');
+
+-- name: disarm
+-- This service has no postgres_changes subscribers any more.
+select pg_catalog.nextval('_realtime.disarmed');
+
+-- name: writers
+-- Transactions of other sessions on this database that have written something: their xids.
+select coalesce(array_agg(backend_xid::text), '{}') as xids
+from pg_catalog.pg_stat_activity
+where datname = pg_catalog.current_database() and pid <> pg_catalog.pg_backend_pid()
+  and backend_xid is not null;
+
+-- name: writers-left
+-- $1 xids (from `writers`) → how many of those transactions are still open.
+select count(*)::int as open
+from pg_catalog.pg_stat_activity
+where datname = pg_catalog.current_database() and backend_xid::text = any ($1::text[]);
+
 -- name: take-change
 -- $1 id of an oversized change → its message; the row is consumed.
 delete from _realtime.changes where id = $1 returning message;

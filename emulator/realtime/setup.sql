@@ -12,6 +12,19 @@ create table if not exists _realtime.changes (
   created_at timestamptz not null default now()
 );
 
+-- Whether any service could deliver a change (cdc.ts arm()/disarm()): each service counts the
+-- moments it starts and stops having postgres_changes subscribers on these two sequences.
+-- Sequences, because a write reads them outside its snapshot (a REPEATABLE READ transaction
+-- sees an arm made after it began); counters, so services sharing a database never turn each
+-- other's capture off. A service that dies armed leaves capture on, which costs only time.
+create sequence if not exists _realtime.armed;
+create sequence if not exists _realtime.disarmed;
+create or replace function _realtime.listened() returns boolean
+language sql volatile set search_path = '' as $$
+  select coalesce(pg_catalog.pg_sequence_last_value('_realtime.armed'), 0)
+    > coalesce(pg_catalog.pg_sequence_last_value('_realtime.disarmed'), 0)
+$$;
+
 -- Changes travel as packs: one NOTIFY payload (under 8000 bytes) carries several rows of one
 -- statement on one table, in statement order:
 --   {"n": <unique>, "relid", "schema", "table", "type", "rls", "commit_timestamp",
@@ -112,6 +125,9 @@ declare
   news json[];
   olds jsonb[];
 begin
+  if not _realtime.listened() then
+    return null;
+  end if;
   select c.relreplident, c.relrowsecurity into ident, rls
   from pg_catalog.pg_class c where c.oid = tg_relid;
   if tg_op <> 'INSERT' then
@@ -148,6 +164,9 @@ declare
   rls boolean;
   old_record text := 'null';
 begin
+  if not _realtime.listened() then
+    return null;
+  end if;
   select c.relreplident, c.relrowsecurity into ident, rls
   from pg_catalog.pg_class c where c.oid = tg_relid;
   if tg_op <> 'INSERT' then
