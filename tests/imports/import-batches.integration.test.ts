@@ -184,6 +184,29 @@ describe('parallel import batches', () => {
     expect(await subscribers(t)).toEqual([]);
   });
 
+  it('gives new subscribers time-ordered ids (UUID version 7), so big imports append to indexes', async () => {
+    const t = `v7${Date.now()}-`;
+    const first = await service
+      .from('subscribers')
+      .insert({ email: `${t}a@example.com` })
+      .select('id')
+      .single();
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await service
+      .from('subscribers')
+      .insert({ email: `${t}b@example.com` })
+      .select('id')
+      .single();
+    const ids = [first.data!.id as string, second.data!.id as string];
+    for (const id of ids)
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The first 48 bits are the creation time in milliseconds.
+    const millis = ids.map((id) => parseInt(id.replace(/-/g, '').slice(0, 12), 16));
+    expect(millis[1]).toBeGreaterThan(millis[0]!);
+    expect(Math.abs(millis[0]! - Date.now())).toBeLessThan(60_000);
+    expect(ids[0]! < ids[1]!).toBe(true);
+  });
+
   it('is for the service role only', async () => {
     const anon = clientAs(emu, emu.keys.publishable);
     const { error } = await anon.rpc('apply_import_batch', {
