@@ -106,6 +106,25 @@ describe('postgres_changes for multi-row statements', () => {
     expect(new Set(got.map((c) => c.commit_timestamp)).size).toBe(1);
   });
 
+  it('delivers an upsert as its updated rows, then its inserted rows', async () => {
+    await table('upserts', 'id int4 primary key, v text');
+    const inbox = await listen('upserts');
+    await emu.db.query(`insert into public.upserts values (2, 'old'), (4, 'old')`);
+    await take(inbox, 2);
+    // Postgres fires the statement's UPDATE triggers before its INSERT triggers.
+    await emu.db.query(
+      `insert into public.upserts values (1, 'new'), (2, 'new'), (3, 'new'), (4, 'new')
+       on conflict (id) do update set v = excluded.v`,
+    );
+    const got = await take(inbox, 4);
+    expect(got.map((c) => `${c.eventType} ${String(c.new.id)}`)).toEqual([
+      'UPDATE 2',
+      'UPDATE 4',
+      'INSERT 1',
+      'INSERT 3',
+    ]);
+  });
+
   it('delivers rows too big for one NOTIFY amid small ones, in order', async () => {
     await table('mixed', 'id int4 primary key, body text');
     const inbox = await listen('mixed');
