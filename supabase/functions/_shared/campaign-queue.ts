@@ -24,6 +24,11 @@ export interface QueueOptions {
    * request (2 s on hosted Supabase), so a fast queue is drained by successive runs instead.
    */
   maxMessages: number;
+  /**
+   * Called once when the run has claimed maxMessages (work may be left): the caller starts the next
+   * run then, so it gets going while this one sends its last batch.
+   */
+  onMore?: () => void;
   /** Fault injection for tests: stop dead after this many sends, leaving the claim as a crash would. */
   abandonAfter?: number;
 }

@@ -143,11 +143,6 @@ export class Worker {
     if (this.claiming) return this.claiming;
     if (this.exhausted || this.abandoned || Date.now() >= this.deadline) return null;
     if (this.queue.length >= this.lanes) return null;
-    if (this.result.claimed >= this.options.maxMessages) {
-      this.result.more = true;
-      this.exhausted = true;
-      return null;
-    }
     this.claiming = this.claim()
       .catch((error) => {
         this.failure ??= error;
@@ -182,6 +177,12 @@ export class Worker {
     for (const campaignId of new Set(rows.map((r) => r.campaign_id)))
       await this.context(campaignId);
     for (const row of rows) this.queue.push({ row, batch });
+    if (this.result.claimed >= this.options.maxMessages) {
+      // The last batch of this run: its successor starts now, while these rows are still sent.
+      this.exhausted = true;
+      this.result.more = true;
+      this.options.onMore?.();
+    }
   }
 
   private async lane(): Promise<void> {

@@ -47,9 +47,9 @@ serve(['POST'], async (req) => {
     concurrency: 32,
     maxMessages: Number(Deno.env.get('POSTBOX_QUEUE_MAX_MESSAGES') ?? DEFAULT_MAX_MESSAGES),
     abandonAfter,
+    // A fast queue (high or no rate limit) continues in a fresh run rather than waiting for cron.
+    onMore: kickQueue,
   });
-  // A fast queue (high or no rate limit) continues in a fresh run rather than waiting for cron.
-  const { more, ...answer } = result;
-  if (more) kickQueue();
+  const { more: _more, ...answer } = result;
   return json(answer);
 });
