@@ -17,8 +17,9 @@ beforeAll(async () => {
   emu = await startTestEmulator();
   service = client(emu, emu.keys.secret);
   await emu.db.exec(`create table public.switched (id int4 primary key, v text);
-    grant select on public.switched to service_role;
-    alter publication supabase_realtime add table public.switched;`);
+    create table public.other (id int4 primary key);
+    grant select on public.switched, public.other to service_role;
+    alter publication supabase_realtime add table public.switched, public.other;`);
   stopListening = await emu.db.listen('_realtime_change', (p) => notified.push(p));
 });
 afterAll(async () => {
@@ -27,12 +28,12 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-function channel(inbox: Inbox<Change>): RealtimeChannel {
+function channel(inbox: Inbox<Change>, table: string | null = 'switched'): RealtimeChannel {
   return service
     .channel(randomUUID())
     .on(
       'postgres_changes' as never,
-      { event: '*', schema: 'public', table: 'switched' } as never,
+      { event: '*', schema: 'public', ...(table ? { table } : {}) } as never,
       (p: Change) => inbox.push(p),
     );
 }
@@ -60,7 +61,25 @@ describe('capture switch', () => {
     expect(notified).toEqual([]);
   });
 
+  it('captures only the tables someone hears, or all of them for a binding without a table', async () => {
+    const inbox = new Inbox<Change>();
+    const one = await subscribed(channel(inbox));
+    notified.length = 0;
+    await emu.db.query(`insert into public.other values (1)`);
+    await emu.db.query(`insert into public.switched values (300, 'heard')`);
+    expect((await inbox.next()).new).toEqual({ id: 300, v: 'heard' });
+    expect(notified.length).toBe(1); // nothing built for public.other
+
+    const everything = new Inbox<Change>();
+    const all = await subscribed(channel(everything, null));
+    await emu.db.query(`insert into public.other values (2)`);
+    expect((await everything.next()).new).toEqual({ id: 2 });
+    await service.removeChannel(all);
+    await service.removeChannel(one);
+  });
+
   it('answers a join only once writes that began while capture was off have committed', async () => {
+    await sleep(1500); // the previous test's channels are gone: capture goes off again
     const inbox = new Inbox<Change>();
     let committed = false;
     let committedAtReply: boolean | undefined;

@@ -2,6 +2,7 @@
 import type { Db } from '../db/types.js';
 import { FilterError, parseFilter } from './filters.js';
 import type { Hub, PgBinding, Subscriber } from './hub.js';
+import { CaptureSwitch } from './capture-switch.js';
 import { SETUP_SQL, SQL } from './sql.js';
 import { TableCatalog, type TableShape } from './tables.js';
 
@@ -54,8 +55,6 @@ const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 /** How often publication membership and catalogue caches are refreshed while anyone listens. */
 const REFRESH_MS = 1000;
 const PURGE_EVERY = 30;
-/** How long a join waits at most for writes that began before capture was switched on. */
-const WRITER_WAIT_MS = 5000;
 
 const pick = (record: Record<string, unknown> | null, allowed: Set<string>) =>
   Object.fromEntries(Object.entries(record ?? {}).filter(([k]) => allowed.has(k)));
@@ -68,10 +67,7 @@ export class ChangeFeed {
   private ticks = 0;
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
-  /** Subscribers with live bindings, from their join until they leave (release()). */
-  private readonly watchers = new Set<Subscriber>();
-  /** Whether this service has switched capture on (setup.sql _realtime.listened()). */
-  private armed = false;
+  private readonly capture: CaptureSwitch;
 
   constructor(
     private readonly db: Db,
@@ -79,6 +75,7 @@ export class ChangeFeed {
     private readonly log: (message: string, err?: unknown) => void,
   ) {
     this.catalog = new TableCatalog(db);
+    this.capture = new CaptureSwitch(db);
   }
 
   async start(): Promise<void> {
@@ -92,7 +89,7 @@ export class ChangeFeed {
     this.timer = setInterval(() => {
       if (this.ticking) return;
       const listening = [...this.hub.all()].some((s) => s.bindings.length);
-      if (!listening && !(this.armed && this.watchers.size === 0)) return;
+      if (!listening && !this.capture.idle().length) return;
       this.ticking = true;
       this.catalog.clear();
       // Leftover oversized changes are rare; sweep them every PURGE_EVERY ticks only.
@@ -100,7 +97,7 @@ export class ChangeFeed {
       this.serial(async () => {
         if (listening) await this.doReconcile();
         // Checked inside the queue: a join queued its arm() after this, or is already counted.
-        if (this.watchers.size === 0) await this.disarm();
+        await this.capture.disarm(this.capture.idle());
       })
         .then(() => (purge ? this.db.query(SQL['purge-changes']) : undefined))
         .catch((err) => this.log('[realtime] publication refresh failed', err))
@@ -111,8 +108,7 @@ export class ChangeFeed {
 
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    this.watchers.clear();
-    await this.serial(() => this.disarm()).catch(() => undefined);
+    await this.serial(() => this.capture.disarmAll()).catch(() => undefined);
     await this.unlisten?.();
     await this.queue;
     await this.reconciling;
@@ -137,37 +133,9 @@ export class ChangeFeed {
     return run;
   }
 
-  /**
-   * Switches capture on before a join is answered. A write that ran its capture trigger while
-   * capture was off may still be uncommitted; the join waits for those transactions, so any
-   * change committed after SUBSCRIBED was captured (as creating a trigger waits for writers).
-   */
-  private async arm(): Promise<void> {
-    if (this.armed) return;
-    await this.db.query(SQL.arm);
-    this.armed = true;
-    // PGlite is one session: the arm ran between transactions, so none can be in flight.
-    if (this.db.kind === 'pglite') return;
-    const { rows } = await this.db.query<{ xids: string[] }>(SQL.writers);
-    const xids = rows[0]?.xids ?? [];
-    const deadline = Date.now() + WRITER_WAIT_MS;
-    while (xids.length && Date.now() < deadline) {
-      const left = await this.db.query<{ open: number }>(SQL['writers-left'], [xids]);
-      if (!left.rows[0]?.open) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  }
-
-  /** Nobody here listens any more: writes stop building messages (unless another service listens). */
-  private async disarm(): Promise<void> {
-    if (!this.armed) return;
-    await this.db.query(SQL.disarm);
-    this.armed = false;
-  }
-
   /** The subscriber left (or never got its reply); capture goes off with the last one. */
   release(sub: Subscriber): void {
-    this.watchers.delete(sub);
+    this.capture.release(sub);
   }
 
   private async doReconcile(): Promise<void> {
@@ -220,14 +188,14 @@ export class ChangeFeed {
       if (problem) problems.push(problem);
     }
     if (problems.length) return problems;
-    this.watchers.add(sub);
+    this.capture.watch(sub);
     try {
       await this.serial(async () => {
         await this.doReconcile();
-        await this.arm();
+        await this.capture.arm(sub);
       });
     } catch (err) {
-      this.watchers.delete(sub);
+      this.capture.release(sub);
       throw err;
     }
     for (const binding of sub.bindings) binding.ready = true;

@@ -69,12 +69,13 @@ select pg_catalog.set_config('role', $1, true),
   pg_catalog.set_config('request.headers', '{}', true);
 
 -- name: arm
--- This service has postgres_changes subscribers from now on (setup.sql _realtime.listened()).
-select pg_catalog.nextval('_realtime.armed');
+-- This service listens to changes of table $2 in schema $1 (both null: of every table) from now
+-- on (setup.sql _realtime.listened()).
+select _realtime.count_listening($1, $2, true);
 
 -- name: disarm
--- This service has no postgres_changes subscribers any more.
-select pg_catalog.nextval('_realtime.disarmed');
+-- This service no longer listens to table $2 in schema $1 (both null: to every table).
+select _realtime.count_listening($1, $2, false);
 
 -- name: writers
 -- Transactions of other sessions on this database that have written something: their xids.

@@ -12,18 +12,48 @@ create table if not exists _realtime.changes (
   created_at timestamptz not null default now()
 );
 
--- Whether any service could deliver a change (cdc.ts arm()/disarm()): each service counts the
--- moments it starts and stops having postgres_changes subscribers on these two sequences.
--- Sequences, because a write reads them outside its snapshot (a REPEATABLE READ transaction
--- sees an arm made after it began); counters, so services sharing a database never turn each
--- other's capture off. A service that dies armed leaves capture on, which costs only time.
+-- Whether any service could deliver a change of a table (cdc.ts arm()/disarm()): each service
+-- counts the moments it starts and stops having postgres_changes subscribers, per table on
+-- _realtime.armed_<key>/_realtime.disarmed_<key> (key from the table's name, as bindings name
+-- tables), and for bindings on all tables on _realtime.armed/_realtime.disarmed. Sequences,
+-- because a write reads them outside its snapshot (a REPEATABLE READ transaction sees an arm
+-- made after it began); counters, so services sharing a database never turn each other's capture
+-- off. A service that dies armed leaves capture on, which costs only time.
 create sequence if not exists _realtime.armed;
 create sequence if not exists _realtime.disarmed;
-create or replace function _realtime.listened() returns boolean
-language sql volatile set search_path = '' as $$
-  select coalesce(pg_catalog.pg_sequence_last_value('_realtime.armed'), 0)
-    > coalesce(pg_catalog.pg_sequence_last_value('_realtime.disarmed'), 0)
+drop function if exists _realtime.listened();
+
+-- The suffix of a table's sequence pair; null names give the pair for all tables.
+create or replace function _realtime.listen_key(schema_name text, table_name text)
+returns text
+language sql immutable set search_path = '' as $$
+  select case when schema_name is null then ''
+    else '_' || left(pg_catalog.md5(pg_catalog.format('%I.%I', schema_name, table_name)), 16) end
 $$;
+
+create or replace function _realtime.listened(schema_name text, table_name text)
+returns boolean
+language sql volatile set search_path = '' as $$
+  select exists (
+    select 1
+    from (values (''), (_realtime.listen_key(schema_name, table_name))) as k(k)
+    where coalesce(pg_catalog.pg_sequence_last_value(pg_catalog.to_regclass('_realtime.armed' || k.k)), 0)
+      > coalesce(pg_catalog.pg_sequence_last_value(pg_catalog.to_regclass('_realtime.disarmed' || k.k)), 0))
+$$;
+
+-- Counts one start (listening) or stop of listening to a table (null names: to all tables).
+create or replace function _realtime.count_listening(schema_name text, table_name text, listening boolean)
+returns void
+language plpgsql set search_path = '' as $$
+declare
+  seq text := '_realtime.' || case when listening then 'armed' else 'disarmed' end
+    || _realtime.listen_key(schema_name, table_name);
+begin
+  execute 'create sequence if not exists ' || seq;
+  perform pg_catalog.nextval(seq::regclass);
+end
+$$;
+revoke all on function _realtime.count_listening(text, text, boolean) from public;
 
 -- Changes travel as packs: one NOTIFY payload (under 8000 bytes) carries several rows of one
 -- statement on one table, in statement order:
@@ -125,7 +155,7 @@ declare
   news json[];
   olds jsonb[];
 begin
-  if not _realtime.listened() then
+  if not _realtime.listened(tg_table_schema, tg_table_name) then
     return null;
   end if;
   select c.relreplident, c.relrowsecurity into ident, rls
@@ -164,7 +194,7 @@ declare
   rls boolean;
   old_record text := 'null';
 begin
-  if not _realtime.listened() then
+  if not _realtime.listened(tg_table_schema, tg_table_name) then
     return null;
   end if;
   select c.relreplident, c.relrowsecurity into ident, rls
