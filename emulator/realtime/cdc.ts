@@ -3,6 +3,7 @@ import type { Db } from '../db/types.js';
 import { FilterError, parseFilter } from './filters.js';
 import type { Hub, PgBinding, Subscriber } from './hub.js';
 import { CaptureSwitch } from './capture-switch.js';
+import { reconcileCaptureTriggers } from './capture-triggers.js';
 import { SETUP_SQL, SQL } from './sql.js';
 import { TableCatalog, type TableShape } from './tables.js';
 
@@ -33,24 +34,6 @@ interface CapturedPack extends Omit<CapturedChange, 'record' | 'old_record'> {
   rows: Array<[CapturedChange['record'], CapturedChange['old_record']]>;
 }
 
-const ident = (name: string) => '"' + name.replace(/"/g, '""') + '"';
-
-/**
- * The capture triggers of a table: per statement with transition tables (one trigger per event,
- * as PostgreSQL allows transition tables only on single-event triggers), or — where a statement
- * may name another table than the one whose rows it changes — one row trigger.
- */
-const STATEMENT_TRIGGERS: Record<string, (table: string) => string> = {
-  _realtime_capture_insert: (table) =>
-    `after insert on ${table} referencing new table as _realtime_new_rows for each statement`,
-  _realtime_capture_update: (table) =>
-    `after update on ${table} referencing old table as _realtime_old_rows new table as _realtime_new_rows for each statement`,
-  _realtime_capture_delete: (table) =>
-    `after delete on ${table} referencing old table as _realtime_old_rows for each statement`,
-};
-const ROW_TRIGGERS: Record<string, (table: string) => string> = {
-  _realtime_capture: (table) => `after insert or update or delete on ${table} for each row`,
-};
 const EVENTS = ['*', 'INSERT', 'UPDATE', 'DELETE'];
 /** How often publication membership and catalogue caches are refreshed while anyone listens. */
 const REFRESH_MS = 1000;
@@ -95,7 +78,7 @@ export class ChangeFeed {
       // Leftover oversized changes are rare; sweep them every PURGE_EVERY ticks only.
       const purge = ++this.ticks % PURGE_EVERY === 0;
       this.serial(async () => {
-        if (listening) await this.doReconcile();
+        if (listening) await reconcileCaptureTriggers(this.db);
         // Checked inside the queue: a join queued its arm() after this, or is already counted.
         await this.capture.disarm(this.capture.idle());
       })
@@ -115,11 +98,11 @@ export class ChangeFeed {
   }
 
   /**
-   * Puts the capture trigger on every table of publication supabase_realtime and takes it off
+   * Puts the capture triggers on every table of publication supabase_realtime and takes them off
    * tables that left it. Runs at start, on each subscription and every REFRESH_MS.
    */
   reconcile(): Promise<void> {
-    return this.serial(() => this.doReconcile());
+    return this.serial(() => reconcileCaptureTriggers(this.db));
   }
 
   /**
@@ -138,44 +121,6 @@ export class ChangeFeed {
     this.capture.release(sub);
   }
 
-  private async doReconcile(): Promise<void> {
-    type Row = { schema: string; table: string; relid: string };
-    const published = await this.db.query<Row & { per_row: boolean }>(SQL['published-tables']);
-    const captured = await this.db.query<Row & { trigger: string }>(SQL['captured-tables']);
-    const have = new Map<string, { row: Row; triggers: Set<string> }>();
-    for (const r of captured.rows) {
-      const entry = have.get(r.relid) ?? { row: r, triggers: new Set<string>() };
-      entry.triggers.add(r.trigger);
-      have.set(r.relid, entry);
-    }
-    for (const r of published.rows) {
-      const want = r.per_row ? ROW_TRIGGERS : STATEMENT_TRIGGERS;
-      const present = have.get(r.relid)?.triggers ?? new Set<string>();
-      have.delete(r.relid);
-      const missing = Object.keys(want).filter((t) => !present.has(t));
-      const extra = [...present].filter((t) => !(t in want));
-      if (!missing.length && !extra.length) continue;
-      // One transaction, so a table switching between row and statement capture (it became a
-      // partition, or the emulator was upgraded) never captures a change twice or not at all.
-      const table = `${ident(r.schema)}.${ident(r.table)}`;
-      await this.db.transaction(async (tx) => {
-        for (const t of missing) {
-          await tx.exec(
-            `create or replace trigger ${t} ${want[t]!(table)} execute function _realtime.${r.per_row ? 'capture' : 'capture_rows'}()`,
-          );
-        }
-        for (const t of extra) await tx.exec(`drop trigger if exists ${t} on ${table}`);
-      });
-    }
-    // Tables that left the publication.
-    for (const { row, triggers } of have.values()) {
-      const table = `${ident(row.schema)}.${ident(row.table)}`;
-      await this.db.transaction(async (tx) => {
-        for (const t of triggers) await tx.exec(`drop trigger if exists ${t} on ${table}`);
-      });
-    }
-  }
-
   /**
    * Checks the bindings of a new join against the catalogue and makes sure capture is in place
    * before the join is answered, so events written after SUBSCRIBED are never missed.
@@ -191,7 +136,7 @@ export class ChangeFeed {
     this.capture.watch(sub);
     try {
       await this.serial(async () => {
-        await this.doReconcile();
+        await reconcileCaptureTriggers(this.db);
         await this.capture.arm(sub);
       });
     } catch (err) {
