@@ -7,7 +7,7 @@ import {
   type QueryResult,
   type TransactionOptions,
 } from './types.js';
-import { statementName } from './statement-names.js';
+import { queryName, statementName } from './statement-names.js';
 
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
@@ -16,42 +16,28 @@ const types = {
   },
 };
 
-/**
- * `opening` is what was pipelined ahead of the first query (BEGIN and the setup statement): the
- * first query is sent at once, behind it, and answers with its error if it failed.
- */
-function wrap(client: pg.Pool | pg.PoolClient, opening?: () => Promise<unknown> | null): Queryable {
+function toResult<R>(result: pg.QueryResult): QueryResult<R> {
+  // A multi-statement text returns an array; callers use exec() for those.
+  return {
+    rows: result.rows as R[],
+    fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+    affectedRows: result.command === 'SELECT' ? 0 : (result.rowCount ?? 0),
+  };
+}
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
   return {
     async query<R>(sql: string, params: unknown[] = []): Promise<QueryResult<R>> {
-      const sent = client.query({ text: sql, values: params, types });
-      const ahead = opening?.();
-      if (ahead) {
-        // Behind a failed setup this query fails too (25P02); the setup's error is the one to report.
-        sent.catch(() => undefined);
-        await ahead;
-      }
-      const result = await sent;
-      // A multi-statement text returns an array; callers use exec() for those.
-      return {
-        rows: result.rows as R[],
-        fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
-        affectedRows: result.command === 'SELECT' ? 0 : (result.rowCount ?? 0),
-      };
+      return toResult<R>(await client.query({ text: sql, values: params, types }));
     },
     async exec(sql: string): Promise<void> {
-      const sent = client.query(sql);
-      const ahead = opening?.();
-      if (ahead) {
-        sent.catch(() => undefined);
-        await ahead;
-      }
-      await sent;
+      await client.query(sql);
     },
   };
 }
 
 /**
- * Sends BEGIN and the setup statement without waiting for their answers: the pool's clients run
+ * Queues BEGIN and the setup statement without waiting for their answers: the pool's clients run
  * in node-postgres's pipeline mode, so the transaction's first query follows them on the wire and
  * the three cost one round trip instead of three.
  */
@@ -70,6 +56,83 @@ function open(client: pg.PoolClient, options: TransactionOptions): Promise<unkno
   // Reported by the first query (or by the commit when there is none), never unhandled.
   opened.catch(() => undefined);
   return opened;
+}
+
+/** The socket under a pooled client, for corking (not in node-postgres's PoolClient type). */
+function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
+  return (client as unknown as pg.Client).connection.stream;
+}
+
+/**
+ * A pipelined transaction (setup, readOnly or oneQuery): BEGIN, the setup and fn's first query —
+ * and with oneQuery its COMMIT — leave in one write. Each write to a loopback socket wakes the
+ * server and costs about as much as running a small statement, so one write instead of three or
+ * four is most of what a short REST request spends on the database.
+ */
+async function pipelinedTransaction<T>(
+  client: pg.PoolClient,
+  fn: (tx: Queryable) => Promise<T>,
+  options: TransactionOptions,
+): Promise<{ result: T; committed: Promise<unknown> }> {
+  const socket = socketOf(client);
+  let corked = true;
+  const uncork = () => {
+    if (!corked) return;
+    corked = false;
+    socket.uncork();
+  };
+  socket.cork();
+  let opening: Promise<unknown> | null = open(client, options);
+  let committed: Promise<unknown> | null = null;
+  let sent = 0;
+  /** Sends what is queued; resolves when what went ahead of the first query has answered. */
+  const flush = async () => {
+    uncork();
+    const ahead = opening;
+    opening = null;
+    await ahead;
+  };
+  const send = async <R>(issue: () => Promise<R>): Promise<R> => {
+    if (options.oneQuery && sent > 0) {
+      throw new Error('db: a oneQuery transaction sent a second query');
+    }
+    sent += 1;
+    const answer = issue();
+    if (options.oneQuery) {
+      committed = client.query('commit');
+      // Awaited by the caller below; never unhandled meanwhile.
+      committed.catch(() => undefined);
+    }
+    if (opening) {
+      // Behind a failed setup this query fails too (25P02); the setup's error is the one to report.
+      answer.catch(() => undefined);
+      await flush();
+    }
+    return answer;
+  };
+  const tx: Queryable = {
+    query: async <R>(sql: string, params: unknown[] = []) => {
+      const name = options.prepare && sent === 0 ? queryName(sql) : undefined;
+      return toResult<R>(
+        await send(() => client.query({ name, text: sql, values: params, types })),
+      );
+    },
+    exec: async (sql: string) => {
+      await send(() => client.query(sql));
+    },
+  };
+  try {
+    const result = await fn(tx);
+    await flush();
+    committed ??= client.query('commit');
+    return { result, committed };
+  } catch (err) {
+    uncork();
+    // A COMMIT already sent ends the transaction (as a ROLLBACK if its query failed).
+    if (committed) await (committed as Promise<unknown>).catch(() => undefined);
+    else await client.query('rollback').catch(() => undefined);
+    throw err;
+  }
 }
 
 /**
@@ -169,39 +232,46 @@ export async function openNative(connectionString: string): Promise<Db & { pool:
     pool,
     query: base.query,
     exec: base.exec,
-    async transaction(fn, options) {
+    async transaction<T>(fn: (tx: Queryable) => Promise<T>, options?: TransactionOptions) {
       const client = await pool.connect();
-      let releasing = false;
-      try {
-        let opening: Promise<unknown> | null = null;
-        if (options?.setup || options?.readOnly) opening = open(client, options);
-        else await client.query('begin');
-        const first = () => {
-          const ahead = opening;
-          opening = null;
-          return ahead;
-        };
-        const result = await fn(wrap(client, first));
-        await first();
-        const committed = client.query('commit');
-        if (!options?.readOnly) {
-          await committed;
+      if (!options?.setup && !options?.readOnly && !options?.oneQuery) {
+        try {
+          await client.query('begin');
+          const result = await fn(wrap(client));
+          await client.query('commit');
           return result;
+        } catch (err) {
+          await client.query('rollback').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
         }
-        // A read-only transaction's COMMIT cannot change its answer, so the answer does not wait
-        // for it; the connection goes back to the pool once it is done (or is dropped if it failed).
-        releasing = true;
-        committed.then(
-          () => client.release(),
-          (err: Error) => client.release(err),
-        );
-        return result;
-      } catch (err) {
-        await client.query('rollback').catch(() => undefined);
-        throw err;
-      } finally {
-        if (!releasing) client.release();
       }
+      let outcome: { result: T; committed: Promise<unknown> };
+      try {
+        outcome = await pipelinedTransaction(client, fn, options);
+      } catch (err) {
+        client.release();
+        throw err;
+      }
+      if (!options.readOnly) {
+        try {
+          await outcome.committed;
+        } catch (err) {
+          await client.query('rollback').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+        return outcome.result;
+      }
+      // A read-only transaction's COMMIT cannot change its answer, so the answer does not wait
+      // for it; the connection goes back to the pool once it is done (or is dropped if it failed).
+      outcome.committed.then(
+        () => client.release(),
+        (err: Error) => client.release(err),
+      );
+      return outcome.result;
     },
     listen: (channel, onNotify) => notifications.listen(channel, onNotify),
     async close() {

@@ -1,6 +1,6 @@
 // PGlite transactions whose BEGIN, setup statement and first query go into PGlite in one call.
 import { parse, type PGlite, protocol } from '@electric-sql/pglite';
-import { statementName } from './statement-names.js';
+import { queryName, statementName } from './statement-names.js';
 import type { Queryable, QueryResult, Statement, TransactionOptions } from './types.js';
 
 type Parsers = Parameters<typeof parse.parseResults>[1];
@@ -36,7 +36,11 @@ function paramText(value: unknown): string | null {
  * pipelining client would, and returns the last one's result. Each PGlite query otherwise costs
  * six calls into WebAssembly, and BEGIN, setup and COMMIT one or more each.
  */
-async function pipeline(target: PipelineTarget, statements: Sent[]): Promise<QueryResult<never>> {
+async function pipeline(
+  target: PipelineTarget,
+  statements: Sent[],
+  commit = false,
+): Promise<QueryResult<never>> {
   const { serialize } = protocol;
   let prepared = preparedBy.get(target.pglite);
   if (!prepared) preparedBy.set(target.pglite, (prepared = new Set()));
@@ -53,38 +57,45 @@ async function pipeline(target: PipelineTarget, statements: Sent[]): Promise<Que
       serialize.execute({}),
     );
   }
+  // A COMMIT behind the statements (oneQuery) is a bare Query message: after an error everything
+  // up to the Sync is skipped, so it never commits a failed transaction.
   parts.push(serialize.sync());
+  if (commit) parts.push(COMMIT);
   // execProtocolStream, as PGlite's own queries: it takes the output over from whatever a wire
-  // client's execProtocolRawStream left plugged in (execProtocol would not). The transaction is
-  // still open afterwards, so syncing the file system waits for its COMMIT, as in PGlite's own
-  // transactions.
+  // client's execProtocolRawStream left plugged in (execProtocol would not). Without the COMMIT
+  // the transaction is still open afterwards, so syncing the file system waits for it, as in
+  // PGlite's own transactions.
   const messages = await target.pglite.execProtocolStream(Buffer.concat(parts), {
     throwOnError: false,
-    syncToFs: false,
+    syncToFs: commit,
   });
-  // Parses are answered in order, so the k-th ParseComplete is the k-th Parse sent.
+  // Parses are answered in order, so the k-th ParseComplete is the k-th Parse sent. Only the last
+  // statement's messages are parsed into rows: they follow the others' CommandCompletes.
   let parsed = 0;
-  for (const m of messages) {
-    if (m.name !== 'parseComplete') continue;
-    const name = parsing[parsed++];
-    if (name) prepared.add(name);
+  let completed = 0;
+  let lastStart = 0;
+  let failed: unknown = null;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.name === 'parseComplete') {
+      const name = parsing[parsed++];
+      if (name) prepared.add(name);
+    } else if (m.name === 'commandComplete') {
+      if (++completed === statements.length - 1) lastStart = i + 1;
+    } else if (m.name === 'error') failed ??= m;
   }
-  const failed = messages.find((m) => m.name === 'error');
-  if (failed) {
-    // A wire client may have run DEALLOCATE or DISCARD: prepare again next time.
-    if ((failed as { code?: string }).code === '26000') prepared.clear();
-    throw failed;
-  }
-  const results = parse.parseResults(messages, target.parsers);
-  const last = results[results.length - 1]!;
-  const earlier = results.slice(0, -1).reduce((n, r) => Math.max(n, r.affectedRows ?? 0), 0);
+  if (failed) throw failed;
+  const results = parse.parseResults(messages.slice(lastStart), target.parsers);
+  // The COMMIT's (oneQuery) follows the statement's.
+  const last = results[0]!;
   return {
     rows: last.rows as never[],
     fields: last.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
-    // parseResults counts rows cumulatively over the statements; the last one's are its own.
-    affectedRows: (last.affectedRows ?? 0) - earlier,
+    affectedRows: last.affectedRows ?? 0,
   };
 }
+
+const COMMIT = protocol.serialize.query('commit');
 
 /** A bare Query message: pglite.exec costs three times as much for the same COMMIT. */
 async function command(pglite: PGlite, sql: 'commit' | 'rollback'): Promise<void> {
@@ -93,9 +104,17 @@ async function command(pglite: PGlite, sql: 'commit' | 'rollback'): Promise<void
 
 const isMissingStatement = (err: unknown) => (err as { code?: string })?.code === '26000';
 
+async function resyncPrepared(target: PipelineTarget): Promise<void> {
+  const { rows } = await target.plain.query<{ name: string }>(
+    "select name from pg_prepared_statements where name like 'postbox\\_%'",
+  );
+  preparedBy.set(target.pglite, new Set(rows.map((r) => r.name)));
+}
+
 /**
  * A transaction whose BEGIN and setup wait for fn's first query and go with it in one call
- * (pipeline()); later queries run one by one, in order. Runs under the session lock.
+ * (pipeline()), and with oneQuery its COMMIT too; later queries run one by one, in order. Runs
+ * under the session lock.
  */
 export async function pipelinedTransaction<T>(
   target: PipelineTarget,
@@ -114,15 +133,30 @@ export async function pipelinedTransaction<T>(
     if (statements) begun = true;
     return statements;
   };
-  const open = async (statements: Sent[]) => {
+  /** Set once a COMMIT went with the one query of a oneQuery transaction. */
+  let committed = false;
+  let sent = 0;
+  const open = async (statements: Sent[], commit = false) => {
     try {
-      return await pipeline(target, statements);
+      const result = await pipeline(target, statements, commit);
+      committed = commit;
+      return result;
     } catch (err) {
       if (!isMissingStatement(err)) throw err;
-      // Our prepared setup was dropped by someone else: start over, preparing it again.
+      // A wire client dropped some of our prepared statements (DEALLOCATE, DISCARD): learn which
+      // are left and start over, preparing the others again.
       await command(pglite, 'rollback');
-      return pipeline(target, statements);
+      await resyncPrepared(target);
+      const result = await pipeline(target, statements, commit);
+      committed = commit;
+      return result;
     }
+  };
+  const counted = () => {
+    if (options.oneQuery && sent > 0) {
+      throw new Error('db: a oneQuery transaction sent a second query');
+    }
+    sent += 1;
   };
   let queue: Promise<unknown> = Promise.resolve();
   const inOrder = <R>(work: () => Promise<R>): Promise<R> => {
@@ -133,12 +167,16 @@ export async function pipelinedTransaction<T>(
   const tx: Queryable = {
     query: <R>(sql: string, params: unknown[] = []) =>
       inOrder(async () => {
+        counted();
         const statements = take();
         if (!statements) return plain.query<R>(sql, params);
-        return open([...statements, { sql, params }]) as Promise<QueryResult<R>>;
+        const name = options.prepare ? queryName(sql) : undefined;
+        const all = [...statements, { sql, params, name }];
+        return open(all, options.oneQuery) as Promise<QueryResult<R>>;
       }),
     exec: (sql: string) =>
       inOrder(async () => {
+        counted();
         const statements = take();
         if (statements) await open(statements);
         await plain.exec(sql);
@@ -150,11 +188,11 @@ export async function pipelinedTransaction<T>(
     // Nothing was sent: the setup still runs, so its errors (an unknown role) surface as on Postgres.
     const unsent = take();
     if (unsent) await open(unsent);
-    if (begun) await command(pglite, 'commit');
+    if (begun && !committed) await command(pglite, 'commit');
     return result;
   } catch (err) {
     await queue;
-    if (begun) await command(pglite, 'rollback').catch(() => undefined);
+    if (begun && !committed) await command(pglite, 'rollback').catch(() => undefined);
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-// Db.transaction's setup statement and readOnly, which REST sends with its first query, on either backend.
+// Db.transaction's setup statement, readOnly and oneQuery, which REST sends with its first query, on either backend.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
 import type { Db } from './types.js';
@@ -92,6 +92,56 @@ describe('Db.transaction with setup', () => {
     expect(read).toEqual([{ id: 1 }, { id: 2 }]);
   });
 
+  it('commits a oneQuery transaction with its query, and rolls it back when the query fails', async () => {
+    const affected = await db.transaction(
+      async (tx) => (await tx.query('insert into public.setup_things values (10)')).affectedRows,
+      { setup: SETUP, oneQuery: true },
+    );
+    expect(affected).toBe(1);
+    // A duplicate key: the COMMIT sent with the insert must not keep the row before it (11).
+    await expect(
+      db.transaction((tx) => tx.query('insert into public.setup_things values (11), (10)'), {
+        setup: SETUP,
+        oneQuery: true,
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    // The setup's error still wins over the query's.
+    await expect(
+      db.transaction((tx) => tx.query('insert into public.setup_things values (12)'), {
+        setup: { sql: "select set_config('role', $1, true)", params: ['no_such_role'] },
+        oneQuery: true,
+      }),
+    ).rejects.toMatchObject({ code: '22023' });
+    const read = await db.transaction(
+      async (tx) =>
+        (await tx.query('select id from public.setup_things where id >= 10 order by id')).rows,
+      { readOnly: true, setup: SETUP, oneQuery: true },
+    );
+    expect(read).toEqual([{ id: 10 }]);
+    // The session is usable and outside any transaction afterwards.
+    const { rows } = await db.query<{ open: boolean }>(
+      "select current_setting('request.path', true) is distinct from '/things' as open",
+    );
+    expect(rows[0]?.open).toBe(true);
+  });
+
+  it('rejects a second query in a oneQuery transaction without sending it', async () => {
+    await expect(
+      db.transaction(
+        async (tx) => {
+          await tx.query('insert into public.setup_things values (20)');
+          await tx.query('insert into public.setup_things values (21)');
+        },
+        { setup: SETUP, oneQuery: true },
+      ),
+    ).rejects.toThrow(/second query/);
+    const { rows } = await db.query<{ id: number }>(
+      'select id from public.setup_things where id in (20, 21) order by id',
+    );
+    // The first went out with its COMMIT; the second never did.
+    expect(rows).toEqual([{ id: 20 }]);
+  });
+
   // PGlite's one session is shared with wire clients, which may DEALLOCATE or DISCARD; a native
   // pool's connections are the emulator's own, and nothing it sends drops prepared statements.
   it('prepares the setup again after PGlite dropped its prepared statements', async (ctx) => {
@@ -106,5 +156,25 @@ describe('Db.transaction with setup', () => {
     expect(await path()).toBe('/things');
     await db.exec('deallocate all');
     expect(await path()).toBe('/things');
+  });
+
+  it('prepares the first query with prepare, again after PGlite lost only that one', async (ctx) => {
+    if (db.kind !== 'pglite') ctx.skip();
+    const sql = "select current_setting('request.path') as path, 'prepared' as how";
+    const run = () =>
+      db.transaction(async (tx) => (await tx.query<{ path: string }>(sql)).rows[0]?.path, {
+        setup: SETUP,
+        prepare: true,
+      });
+    expect(await run()).toBe('/things');
+    const { rows } = await db.query<{ name: string }>(
+      'select name from pg_prepared_statements where statement = $1',
+      [sql],
+    );
+    expect(rows).toHaveLength(1);
+    // The setup stays prepared; preparing everything again would fail with 42P05.
+    await db.exec(`deallocate ${rows[0]!.name}`);
+    expect(await run()).toBe('/things');
+    expect(await run()).toBe('/things');
   });
 });

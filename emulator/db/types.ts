@@ -38,6 +38,19 @@ export interface TransactionOptions {
    * one call on PGlite; if setup fails, fn's first query rejects with setup's error.
    */
   setup?: Statement;
+  /**
+   * fn sends at most one query, and nothing fn does after its answer may roll the transaction
+   * back (a read-only transaction, or a write with nothing left to check): the COMMIT goes to the
+   * database with that query, in the same round trip or call, instead of after its answer. If the
+   * query fails, that COMMIT rolls back. A second query rejects without being sent.
+   */
+  oneQuery?: boolean;
+  /**
+   * fn's first query is prepared under a name its text decides, once per connection, and reused
+   * by later transactions sending the same text. Only for statements whose result columns cannot
+   * change with the schema (Postgres refuses to rerun a prepared statement whose columns changed).
+   */
+  prepare?: boolean;
 }
 
 export interface Db extends Queryable {

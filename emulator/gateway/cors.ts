@@ -70,3 +70,11 @@ function addCors(headers: Headers, origin: string): void {
   headers.set('Access-Control-Allow-Credentials', 'true');
   headers.append('Vary', 'Origin');
 }
+
+/** addCors for a PlainResponse (lowercase names; Vary appended as Headers.append joins it). */
+export function addPlainCors(headers: Record<string, string>, origin: string): void {
+  headers['access-control-allow-origin'] = origin;
+  headers['access-control-expose-headers'] = EXPOSE_HEADERS;
+  headers['access-control-allow-credentials'] = 'true';
+  headers.vary = headers.vary ? `${headers.vary}, Origin` : 'Origin';
+}

@@ -1,7 +1,8 @@
 // The API gateway: health, CORS, key → role rewrite, then hand-off to the service that owns the prefix.
 import type { EmulatorKeys } from '../keys.js';
 import { resolveAuthorization } from './credentials.js';
-import { preflightResponse, withCors } from './cors.js';
+import { addPlainCors, preflightResponse, withCors } from './cors.js';
+import { plainJson, type NodeHeaders, type PlainRequest, type PlainResponse } from './plain.js';
 import { matchRoute } from './routes.js';
 import type { GatewayContext, Service, ServiceName } from './types.js';
 
@@ -11,7 +12,19 @@ export interface GatewayOptions {
   log?: (message: string, err?: unknown) => void;
 }
 
-export type GatewayHandler = (req: Request, remoteAddress: string) => Promise<Response>;
+/** A request the node adapter received, its headers still Node's (see plain.ts). */
+export interface NodePlainRequest extends PlainRequest {
+  headers: NodeHeaders;
+}
+
+export interface GatewayHandler {
+  (req: Request, remoteAddress: string): Promise<Response>;
+  /**
+   * The same gateway for a service with handlePlain: the answer without web Request/Response
+   * objects, or null when the request needs the web path (no such service, health, preflights).
+   */
+  plain(req: NodePlainRequest, remoteAddress: string): Promise<PlainResponse> | null;
+}
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -45,7 +58,7 @@ export function createGateway({
   services,
   log = console.error,
 }: GatewayOptions): GatewayHandler {
-  return async function gateway(req, remoteAddress) {
+  async function gateway(req: Request, remoteAddress: string): Promise<Response> {
     const url = new URL(req.url);
     if (url.pathname === '/health' || url.pathname === '/health/') {
       return withCors(req, json(200, { status: 'ok' }));
@@ -83,5 +96,33 @@ export function createGateway({
       res = json(500, { code: 'internal', message: 'Internal server error' });
     }
     return route.gatewayCors ? withCors(req, res) : res;
-  };
+  }
+
+  // The web path above, step for step, for services that answer PlainResponses.
+  function plain(req: NodePlainRequest, remoteAddress: string): Promise<PlainResponse> | null {
+    const route = matchRoute(req.url.pathname);
+    if (!route || (route.gatewayCors && req.method === 'OPTIONS')) return null;
+    const service = services[route.service];
+    if (!service?.handlePlain) return null;
+    const handlePlain = service.handlePlain.bind(service);
+    return (async () => {
+      const apikey = req.headers.get('apikey') ?? req.url.searchParams.get('apikey');
+      if (route.rewriteAuthorization) {
+        const current = req.headers.get('authorization');
+        const authorization = resolveAuthorization(current, apikey, keys);
+        if (authorization !== current) req.headers.set('authorization', authorization);
+      }
+      let res: PlainResponse;
+      try {
+        res = await handlePlain(req, { apikey, remoteAddress });
+      } catch (err) {
+        log(`[gateway] ${req.method} ${req.url.pathname} failed`, err);
+        res = plainJson(500, { code: 'internal', message: 'Internal server error' });
+      }
+      if (route.gatewayCors) addPlainCors(res.headers, req.headers.get('origin') ?? '*');
+      return res;
+    })();
+  }
+
+  return Object.assign(gateway, { plain });
 }

@@ -1,7 +1,8 @@
-// Bridges Node's http server to the gateway's web-standard Request/Response handler.
+// Bridges Node's http server to the gateway: its plain path where a service has one, else web Request/Response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { GatewayHandler } from './gateway.js';
+import { decodeUtf8, NodeHeaders, type PlainResponse } from './plain.js';
 
 /**
  * Request bodies up to this size with a Content-Length are read into one Buffer before the
@@ -108,17 +109,67 @@ async function writeResponse(res: ServerResponse, response: Response, method: st
   if (!closed) res.end();
 }
 
+/** Writes a PlainResponse as writeResponse writes a complete web Response. */
+function writePlain(res: ServerResponse, response: PlainResponse, method: string) {
+  if (response.body === null || method === 'HEAD') {
+    res.writeHead(response.status, response.headers);
+    res.end();
+    return;
+  }
+  response.headers['content-length'] ??= String(Buffer.byteLength(response.body));
+  res.writeHead(response.status, response.headers);
+  res.end(response.body);
+}
+
+/** The gateway's plain path, or null when this request needs the web one. */
+function tryPlain(
+  handler: GatewayHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+): Promise<void> | null {
+  // Bodies that would not be buffered for a web Request either (large, chunked) stay streams.
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] || Number(length ?? 0) > BUFFER_REQUEST_LIMIT) return null;
+  const method = req.method ?? 'GET';
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', origin);
+  } catch {
+    return null; // The web path answers it as it always has.
+  }
+  const answer = handler.plain(
+    {
+      method,
+      url,
+      headers: new NodeHeaders(req.headers),
+      text: async () => decodeUtf8(await readBody(req)),
+    },
+    req.socket.remoteAddress ?? '127.0.0.1',
+  );
+  return answer && answer.then((response) => writePlain(res, response, method));
+}
+
 export function nodeListener(handler: GatewayHandler, origin: () => string) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    toRequest(req, origin())
-      .then((request) => handler(request, req.socket.remoteAddress ?? '127.0.0.1'))
-      .then((response) => writeResponse(res, response, req.method ?? 'GET'))
-      .catch((err) => {
-        console.error('[gateway] failed to write response', err);
-        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ code: 'internal', message: 'Internal server error' }));
-      });
+    const answered = tryPlain(handler, req, res, origin());
+    (answered ?? webPath(handler, req, res, origin())).catch((err) => {
+      console.error('[gateway] failed to write response', err);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ code: 'internal', message: 'Internal server error' }));
+    });
   };
+}
+
+function webPath(
+  handler: GatewayHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: string,
+) {
+  return toRequest(req, origin)
+    .then((request) => handler(request, req.socket.remoteAddress ?? '127.0.0.1'))
+    .then((response) => writeResponse(res, response, req.method ?? 'GET'));
 }
 
 /** A Buffer viewed as the plain Uint8Array a web Request body takes (no copy). */

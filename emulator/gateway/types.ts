@@ -1,4 +1,5 @@
 // Shapes shared by the gateway and the services it routes to.
+import type { PlainRequest, PlainResponse } from './plain.js';
 
 /** What the gateway worked out about the caller before handing the request on. */
 export interface GatewayContext {
@@ -14,6 +15,12 @@ export interface GatewayContext {
  */
 export interface Service {
   handle(req: Request, ctx: GatewayContext): Promise<Response>;
+  /**
+   * The same answer without web Request/Response objects (see plain.ts), which the gateway uses
+   * when a service has it and the request body is small: building and reading those objects
+   * costs a short REST request more than its own SQL work.
+   */
+  handlePlain?(req: PlainRequest, ctx: GatewayContext): Promise<PlainResponse>;
   close?(): Promise<void>;
 }
 

@@ -1,4 +1,5 @@
 // REST errors: PostgREST's PGRST codes and the SQLSTATE → HTTP status table (contract §1.4).
+import type { PlainResponse } from '../gateway/plain.js';
 
 /** A known error with PostgREST's wire shape. Thrown anywhere in the service, rendered once. */
 export class RestError extends Error {
@@ -119,17 +120,17 @@ function fromRaisedPgrst(err: PgErrorLike): RestError {
 }
 
 /** Renders a RestError with the body and headers PostgREST sends. */
-export function errorResponse(err: RestError, method: string): Response {
-  const headers = new Headers({
-    'Content-Type': 'application/json; charset=utf-8',
-    'Proxy-Status': `PostgREST; error=${err.code}`,
-    ...err.headers,
-  });
+export function errorResponse(err: RestError, method: string): PlainResponse {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'proxy-status': `PostgREST; error=${err.code}`,
+  };
+  for (const [name, value] of Object.entries(err.headers)) headers[name.toLowerCase()] = value;
   const body = JSON.stringify({
     code: err.code,
     details: err.details,
     hint: err.hint,
     message: err.message,
   });
-  return new Response(method === 'HEAD' ? null : body, { status: err.status, headers });
+  return { status: err.status, headers, body: method === 'HEAD' ? null : body };
 }

@@ -1,5 +1,6 @@
 // Per-request database context: who the caller is (from the bearer JWT) and the GUCs PostgREST sets.
 import type { Queryable, Statement } from '../db/types.js';
+import type { HeaderSource } from '../gateway/plain.js';
 import { verifyJwt, type JwtClaims } from '../keys.js';
 import { jwtError, RestError } from './errors.js';
 
@@ -12,8 +13,8 @@ export interface Caller {
  * Verifies `Authorization: Bearer …` (the gateway has already turned API keys into JWTs).
  * No Authorization at all means the anonymous role, as PostgREST with `db-anon-role` does.
  */
-export async function callerFromRequest(req: Request): Promise<Caller> {
-  const header = req.headers.get('authorization');
+export async function callerFromRequest(headers: HeaderSource): Promise<Caller> {
+  const header = headers.get('authorization');
   if (!header) return { role: 'anon', claims: { role: 'anon' } };
   const match = /^bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) {
@@ -57,7 +58,7 @@ export interface ContextOptions {
   method: string;
   /** Path as PostgREST sees it, without the /rest/v1 prefix (e.g. `/todos`). */
   path: string;
-  headers: Headers;
+  headers: HeaderSource;
   timezone?: string;
   /** Roles known to the schema cache → whether `authenticator` may switch to them. */
   switchableRoles: ReadonlyMap<string, boolean>;

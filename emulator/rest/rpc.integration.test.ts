@@ -96,6 +96,36 @@ describe('schema cache and profiles', () => {
     ]);
   });
 
+  it('prepares queries afresh after a schema reload, so a changed column type is seen', async () => {
+    await f.emu.db.exec(`
+      create table public.retyped (id int primary key, code int);
+      insert into public.retyped values (1, 5);
+      grant select on public.retyped to anon;
+      notify pgrst, 'reload schema';`);
+    const codes = async (code: string) => {
+      const res = await f.rest(`/retyped?select=id&code=eq.${code}`);
+      return [res.status, await res.json()];
+    };
+    // Reloads follow their NOTIFY: wait for each to be done.
+    const settled = async (code: string) => {
+      let answer: unknown[] = [];
+      for (let i = 0; i < 50 && answer[0] !== 200; i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        answer = await codes(code);
+      }
+      return answer;
+    };
+    expect(await settled('5')).toEqual([200, [{ id: 1 }]]);
+    // The same text again and again: prepared, its parameter typed int.
+    for (let i = 0; i < 6; i++) expect(await codes('5')).toEqual([200, [{ id: 1 }]]);
+    await f.emu.db.exec(`
+      alter table public.retyped alter column code type text;
+      update public.retyped set code = 'x5';
+      notify pgrst, 'reload schema';`);
+    // Once the reload is done the same text is prepared again, its parameter typed text.
+    expect(await settled('x5')).toEqual([200, [{ id: 1 }]]);
+  });
+
   it('answers 406 PGRST106 for a schema that is not exposed', async () => {
     const { error, status } = await f.anon.schema('storage').from('buckets').select();
     expect(status).toBe(406);

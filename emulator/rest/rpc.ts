@@ -1,5 +1,6 @@
 // RPC: `/rpc/fn` with named arguments (POST body or GET query), scalar/composite/SETOF results, void → 204.
 import type { Queryable } from '../db/types.js';
+import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
 import type { Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
@@ -106,7 +107,7 @@ function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; ar
   };
 }
 
-export async function handleRpc(r: RpcRequest): Promise<Response> {
+export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const fn = r.fn;
   const returnsTable = fn.returnsComposite || fn.returnsSet;
   const tableName = fn.returnType.replace(/^.*\./, '').replace(/"/g, '');
@@ -127,17 +128,18 @@ export async function handleRpc(r: RpcRequest): Promise<Response> {
 
   if (fn.returnType === 'void') {
     await r.tx.query(`select ${call}${argsFrom ? ` from ${argsFrom}` : ''}`, ctx.params.values);
-    return new Response(null, { status: 204 });
+    return { status: 204, headers: {}, body: null };
   }
   if (!returnsTable) {
     const { rows } = await r.tx.query<{ body: string }>(
       `select coalesce(to_json(${call})::text, 'null') as body${argsFrom ? ` from ${argsFrom}` : ''}`,
       ctx.params.values,
     );
-    return new Response(r.method === 'HEAD' ? null : rows[0]!.body, {
+    return {
       status: 200,
-      headers: { 'Content-Type': 'application/json; charset=utf-8' },
-    });
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: r.method === 'HEAD' ? null : rows[0]!.body,
+    };
   }
   const scalarSet = !fn.returnsComposite;
   const root = buildLevel(
@@ -171,11 +173,12 @@ export async function handleRpc(r: RpcRequest): Promise<Response> {
   const status = fn.returnsSet ? readStatus(offset, row.page_total, total) : 200;
   if (fn.returnsSet) checkSingular(r.shape, row.page_total);
   const text = row.body === '' ? 'null' : row.body;
-  return new Response(r.method === 'HEAD' ? null : text, {
+  return {
     status,
     headers: {
-      'Content-Type': contentType(fn.returnsSet ? r.shape : 'array'),
-      'Content-Range': contentRange(offset, row.page_total, total),
+      'content-type': contentType(fn.returnsSet ? r.shape : 'array'),
+      'content-range': contentRange(offset, row.page_total, total),
     },
-  });
+    body: r.method === 'HEAD' ? null : text,
+  };
 }

@@ -1,4 +1,5 @@
 // Holds the current schema cache; reloads it on `NOTIFY pgrst, 'reload schema'` and on demand.
+import { forgetQueryNames } from '../db/statement-names.js';
 import type { Db } from '../db/types.js';
 import { loadSchemaCache, type SchemaCache } from './schema-cache.js';
 
@@ -21,6 +22,8 @@ export function createSchemaStore(
 
   const reload = () => {
     if (!reloading) {
+      // Prepared REST queries were typed against the old schema (see forgetQueryNames).
+      forgetQueryNames();
       const next = loadSchemaCache(db, schemas);
       reloading = next;
       void next

@@ -1,19 +1,26 @@
 // The REST service (`/rest/v1`): routing, caller, profile, one transaction per request, one error handler.
 import type { ProjectConfig } from '../config.js';
 import type { Db, Queryable } from '../db/types.js';
+import {
+  plainFromWeb,
+  webFromPlain,
+  type PlainRequest,
+  type PlainResponse,
+} from '../gateway/plain.js';
 import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
 import { parsePayload } from './payload.js';
-import { parsePrefer } from './prefer.js';
+import { parsePrefer, type Preferences } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
 import { callerFromRequest, contextSetup, type Caller } from './request-context.js';
 import { openApiDocument } from './openapi.js';
-import { negotiate } from './response.js';
+import { isSingular, negotiate } from './response.js';
 import { chooseFunction, handleRpc } from './rpc.js';
 import type { SchemaCache } from './schema-cache.js';
 import { createSchemaStore } from './schema-store.js';
+import type { BodyShape } from './select-builder.js';
 import { handleRead, handleWrite } from './table-handler.js';
 
 export interface RestServiceOptions {
@@ -29,7 +36,7 @@ const CACHE_MISSES = new Set(['PGRST200', 'PGRST202', 'PGRST204', 'PGRST205']);
 
 /** Carries a finished response out of a transaction that must roll back (`Prefer: tx=rollback`). */
 class Rollback {
-  constructor(readonly response: Response) {}
+  constructor(readonly response: PlainResponse) {}
 }
 
 export function createRestService({
@@ -40,7 +47,7 @@ export function createRestService({
   const schemas = config.api.schemas;
   const store = createSchemaStore(db, schemas, log);
 
-  function profile(req: Request): string {
+  function profile(req: PlainRequest): string {
     const read = req.method === 'GET' || req.method === 'HEAD';
     const requested = req.headers.get(read ? 'accept-profile' : 'content-profile');
     const schema = requested ?? schemas[0] ?? 'public';
@@ -57,12 +64,12 @@ export function createRestService({
   }
 
   async function run(
-    req: Request,
-    url: URL,
+    req: PlainRequest,
     cache: SchemaCache,
     caller: Caller,
     payload: unknown,
-  ): Promise<Response> {
+  ): Promise<PlainResponse> {
+    const url = req.url;
     const path = url.pathname.slice(PREFIX.length).replace(/\/+$/, '') || '/';
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     const method = req.method;
@@ -70,13 +77,22 @@ export function createRestService({
     const prefs = parsePrefer(req.headers.get('prefer'));
     if (segments.length === 0 && (method === 'GET' || method === 'HEAD')) {
       const body = JSON.stringify(openApiDocument(cache, schema, url.host));
-      return new Response(method === 'HEAD' ? null : body, {
-        headers: { 'Content-Type': 'application/openapi+json; charset=utf-8' },
-      });
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/openapi+json; charset=utf-8' },
+        body: method === 'HEAD' ? null : body,
+      };
     }
     const shape = negotiate(req.headers.get('accept'));
     const readOnly = method === 'GET' || method === 'HEAD';
-    const inTransaction = async (fn: (tx: Queryable) => Promise<Response>) => {
+    /**
+     * oneQuery: fn sends one query and nothing after it may roll back; prepare: its first query's
+     * result columns are fixed (see TransactionOptions).
+     */
+    const inTransaction = async (
+      fn: (tx: Queryable) => Promise<PlainResponse>,
+      { oneQuery = false, prepare = false } = {},
+    ) => {
       const setup = await contextSetup(db, {
         schema,
         extraSearchPath: config.api.extraSearchPath,
@@ -99,7 +115,7 @@ export function createRestService({
             if (prefs.tx === 'rollback') throw new Rollback(response);
             return response;
           },
-          { readOnly, setup },
+          { readOnly, setup, oneQuery, prepare },
         );
       } catch (err) {
         if (err instanceof Rollback) return err.response;
@@ -139,45 +155,70 @@ export function createRestService({
       payload,
       maxRows: config.api.maxRows,
     };
-    if (readOnly) return inTransaction((tx) => handleRead({ ...request, tx }));
+    // A read sends one query, and a read-only transaction cannot be changed by what follows it.
+    if (readOnly) {
+      return inTransaction((tx) => handleRead({ ...request, tx }), {
+        oneQuery: true,
+        prepare: true,
+      });
+    }
     if (['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
-      return inTransaction((tx) => handleWrite({ ...request, tx }));
+      return inTransaction((tx) => handleWrite({ ...request, tx }), {
+        oneQuery: writeIsOneQuery(method, prefs, shape),
+        prepare: true,
+      });
     }
     throw unsupportedMethod(method);
   }
 
-  return {
-    async handle(req) {
-      const url = new URL(req.url);
-      let caller: Caller | null = null;
+  async function handle(req: PlainRequest): Promise<PlainResponse> {
+    let caller: Caller | null = null;
+    try {
+      caller = await callerFromRequest(req.headers);
+      const payload = ['POST', 'PATCH', 'PUT'].includes(req.method)
+        ? parsePayload(
+            await req.text(),
+            req.headers.get('content-type'),
+            /^\/rest\/v1\/rpc\//.test(req.url.pathname),
+          )
+        : undefined;
+      let cache = await cacheOrPgrst002(store.get());
       try {
-        caller = await callerFromRequest(req);
-        const payload = ['POST', 'PATCH', 'PUT'].includes(req.method)
-          ? parsePayload(
-              await req.text(),
-              req.headers.get('content-type'),
-              /^\/rest\/v1\/rpc\//.test(url.pathname),
-            )
-          : undefined;
-        let cache = await cacheOrPgrst002(store.get());
-        try {
-          return await run(req, url, cache, caller, payload);
-        } catch (err) {
-          if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
-          // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
-          cache = await cacheOrPgrst002(store.reload());
-          return await run(req, url, cache, caller, payload);
-        }
+        return await run(req, cache, caller, payload);
       } catch (err) {
-        if (err instanceof RestError) return errorResponse(err, req.method);
-        if (isPgError(err))
-          return errorResponse(fromPgError(err, (caller?.role ?? 'anon') === 'anon'), req.method);
-        log(`[rest] ${req.method} ${url.pathname} failed`, err);
-        return errorResponse(new RestError(500, 'PGRST000', 'Internal server error'), req.method);
+        if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
+        // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
+        cache = await cacheOrPgrst002(store.reload());
+        return await run(req, cache, caller, payload);
       }
-    },
+    } catch (err) {
+      if (err instanceof RestError) return errorResponse(err, req.method);
+      if (isPgError(err))
+        return errorResponse(fromPgError(err, (caller?.role ?? 'anon') === 'anon'), req.method);
+      log(`[rest] ${req.method} ${req.url.pathname} failed`, err);
+      return errorResponse(new RestError(500, 'PGRST000', 'Internal server error'), req.method);
+    }
+  }
+
+  return {
+    handle: async (req) => webFromPlain(await handle(plainFromWeb(req))),
+    // The gateway's usual path: no web Request/Response objects (see gateway/plain.ts).
+    handlePlain: handle,
     close: () => store.close(),
   };
+}
+
+/**
+ * Whether handleWrite sends one statement and can fail no more once it answered, so its COMMIT
+ * may go with it: not for PUT or a merging upsert (a second query counts the merged rows), not
+ * when a check follows (max-affected with handling=strict, a singular body), not for tx=rollback.
+ */
+function writeIsOneQuery(method: string, prefs: Preferences, shape: BodyShape): boolean {
+  if (method === 'PUT' || prefs.resolution === 'merge-duplicates' || prefs.tx === 'rollback') {
+    return false;
+  }
+  if (prefs.handling === 'strict' && prefs.maxAffected !== undefined) return false;
+  return !(prefs.return === 'representation' && isSingular(shape));
 }
 
 /** `Range: 0-9` (Range-Unit: items) pages a read like `offset=0&limit=10` (PostgREST's Range support). */

@@ -1,5 +1,6 @@
 // Reads (GET/HEAD) and writes (POST/PATCH/DELETE) on a table or view, run inside the request's transaction.
 import type { Queryable } from '../db/types.js';
+import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
 import type { Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
@@ -48,7 +49,7 @@ interface PageRow {
 const clause = (word: string, parts: string[], sep: string) =>
   parts.length ? ` ${word} ${parts.join(sep)}` : '';
 
-export async function handleRead(r: TableRequest): Promise<Response> {
+export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   const ctx = newContext(r.cache, r.query.levels);
   const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
   checkAllLevelsUsed(ctx);
@@ -67,13 +68,14 @@ export async function handleRead(r: TableRequest): Promise<Response> {
   const total = row.total === null ? null : Number(row.total);
   const status = readStatus(offset, row.page_total, total);
   checkSingular(r.shape, row.page_total);
-  return new Response(r.method === 'HEAD' ? null : row.body, {
+  return {
     status,
     headers: {
-      'Content-Type': contentType(r.shape),
-      'Content-Range': contentRange(offset, row.page_total, total),
+      'content-type': contentType(r.shape),
+      'content-range': contentRange(offset, row.page_total, total),
     },
-  });
+    body: r.method === 'HEAD' ? null : row.body,
+  };
 }
 
 function payloadRows(payload: unknown): Row[] {
@@ -148,7 +150,7 @@ function checkMaxAffected(prefs: Preferences, affected: number): void {
   }
 }
 
-export async function handleWrite(r: TableRequest): Promise<Response> {
+export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
   // PUT's key filters name the row; they are checked against the payload, not sent as SQL.
   const putRow = r.method === 'PUT' ? checkedPutRow(r) : null;
   // Filters on an insert select nothing (PostgREST ignores them), so they are dropped too.
@@ -235,14 +237,14 @@ function locationHeader(r: TableRequest, body: string): string | null {
 }
 
 /** Status and headers per method, as PostgREST's Response.hs answers mutations. */
-function writeResponse(r: TableRequest, page: PageRow): Response {
+function writeResponse(r: TableRequest, page: PageRow): PlainResponse {
   const n = page.page_total;
   const total = r.prefs.count !== undefined ? n : null;
   const headers: Record<string, string> = {};
   // Inserts and deletes report `*/N`; updates the affected range; PUT nothing.
-  if (r.method === 'PATCH') headers['Content-Range'] = contentRange(0, n, total);
-  else if (r.method !== 'PUT') headers['Content-Range'] = `*/${total ?? '*'}`;
-  if (r.prefs.applied.length) headers['Preference-Applied'] = r.prefs.applied.join(', ');
+  if (r.method === 'PATCH') headers['content-range'] = contentRange(0, n, total);
+  else if (r.method !== 'PUT') headers['content-range'] = `*/${total ?? '*'}`;
+  if (r.prefs.applied.length) headers['preference-applied'] = r.prefs.applied.join(', ');
   // An upsert that only merged into existing rows answers 200 instead of 201.
   const upsertStatus = page.inserted === undefined || page.inserted > 0 ? 201 : 200;
   const representation = r.prefs.return === 'representation';
@@ -251,12 +253,12 @@ function writeResponse(r: TableRequest, page: PageRow): Response {
   else if (r.method === 'PUT') status = representation ? upsertStatus : 204;
   else status = representation ? 200 : 204;
   if (representation) {
-    headers['Content-Type'] = contentType(r.shape);
-    return new Response(page.body, { status, headers });
+    headers['content-type'] = contentType(r.shape);
+    return { status, headers, body: page.body };
   }
   if (r.prefs.return === 'headers-only' && r.method === 'POST') {
     const location = locationHeader(r, page.body || '[]');
-    if (location) headers.Location = location;
+    if (location) headers.location = location;
   }
-  return new Response(null, { status, headers });
+  return { status, headers, body: null };
 }
