@@ -37,7 +37,7 @@ export const importSettings = {
   /** SPEC §9: 5,000; smaller only so tests on the slow embedded database stay short. */
   batchRows: () => numberSetting('POSTBOX_IMPORT_BATCH_ROWS', 5_000),
   /** Batches applied at once by one run (each is its own transaction on its own connection). */
-  parallel: () => Math.floor(numberSetting('POSTBOX_IMPORT_PARALLEL', 2)),
+  parallel: () => Math.floor(numberSetting('POSTBOX_IMPORT_PARALLEL', 3)),
 };
 
 function objectUrl(path: string): string {
