@@ -1,6 +1,6 @@
 // Outgoing mail (SPEC §7): SMTP (MailDev locally; POSTBOX_SMTP_*) or one HTTP email API
 // (POSTBOX_MAIL_API_URL + POSTBOX_MAIL_API_KEY, a Resend-style JSON POST), chosen by environment.
-import { nodemailer } from './deps.ts';
+import { nodemailer, qp } from './deps.ts';
 import { headerLine, isHeaderSafe, mailDate, mimeMessage } from './mail-mime.ts';
 
 export interface OutgoingMail {
@@ -104,7 +104,7 @@ function smtpTransport(): Transport {
     ];
     const boundaryId = `${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
     return {
-      raw: mimeMessage({ headers, text: mail.text, html: mail.html, boundaryId }),
+      raw: mimeMessage(qp, { headers, text: mail.text, html: mail.html, boundaryId }),
       from: head.envelopeFrom,
     };
   };
