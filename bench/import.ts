@@ -304,7 +304,7 @@ export async function runImportBench(
     'import-subscribers: service-role POST {import_id} after the file is in storage, timed until the imports row says done; ' +
       'each row becomes a subscriber, a confirmed subscription to product-updates and imported/subscribed/confirmed events (the subscription side effects run once per statement, on transition tables).',
     'COPY: COPY of the same file from a server-side file into a temporary table with three text columns, no indexes or triggers — the limit.',
-    'The emulator feeds realtime from a per-row capture trigger (to_jsonb + NOTIFY) on subscribers and subscriptions, where hosted Supabase decodes the WAL; that cost is inside the import time.',
+    'The emulator feeds realtime from statement-level capture triggers (where hosted Supabase decodes the WAL); they build no messages for a table nobody listens to, as here, where nothing subscribes to subscribers or subscriptions.',
     'Throughput is rows per second of one run (n = 1 per size).',
   );
   return { backend, measurements, comparisons: [], goals, notes };
