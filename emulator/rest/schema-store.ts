@@ -30,9 +30,10 @@ export function createSchemaStore(
         .then(() => {
           current = next;
         })
-        .catch((err: unknown) =>
-          log(`[rest] schema cache reload failed: ${(err as Error).message}`),
-        )
+        .catch((err: unknown) => {
+          // A reload still running when the service stops fails on the closed pool: not news.
+          if (!closed) log(`[rest] schema cache reload failed: ${(err as Error).message}`);
+        })
         .finally(() => {
           if (reloading === next) reloading = null;
         });
@@ -68,6 +69,7 @@ export function createSchemaStore(
       closed = true;
       await listening;
       await stopListening?.();
+      await reloading?.catch(() => undefined);
     },
   };
 }
