@@ -22,7 +22,6 @@ export interface BatchTiming {
   reserveMs: number;
   applyMs: number;
   waitMs: number;
-  batches: number;
 }
 
 export class BatchPipeline {
@@ -31,7 +30,7 @@ export class BatchPipeline {
   private failure: { error: unknown } | null = null;
   /** Batches whose apply committed in this run. */
   applied = 0;
-  readonly timing: BatchTiming = { reserveMs: 0, applyMs: 0, waitMs: 0, batches: 0 };
+  readonly timing: BatchTiming = { reserveMs: 0, applyMs: 0, waitMs: 0 };
 
   constructor(
     private readonly importId: string,
@@ -63,15 +62,15 @@ export class BatchPipeline {
 
   /** Waits until every queued batch has committed or failed; throws the first failure. */
   async drain(): Promise<void> {
-    const waited = performance.now();
-    while (this.inFlight.size > 0) await Promise.race(this.inFlight);
-    this.timing.waitMs += performance.now() - waited;
+    await this.settle();
     this.throwIfFailed();
   }
 
   /** Like drain, without throwing (a run that is stopping for another reason). */
   async settle(): Promise<void> {
+    const waited = performance.now();
     while (this.inFlight.size > 0) await Promise.race(this.inFlight);
+    this.timing.waitMs += performance.now() - waited;
   }
 
   private throwIfFailed(): void {
@@ -106,6 +105,5 @@ export class BatchPipeline {
     });
     this.applied++;
     this.timing.applyMs += performance.now() - started;
-    this.timing.batches++;
   }
 }

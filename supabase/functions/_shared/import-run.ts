@@ -221,7 +221,7 @@ async function processRows(
     if (Deno.env.get('POSTBOX_IMPORT_TIMING') !== 'on') return;
     const total = performance.now() - started;
     console.log(
-      `import ${imp.id} run: ${JSON.stringify({ totalMs: Math.round(total), ...roundAll({ ...pipeline.timing }) })}`,
+      `import ${imp.id} run: ${JSON.stringify({ totalMs: Math.round(total), ...roundAll({ ...pipeline.timing, batches: pipeline.applied }) })}`,
     );
   };
 
