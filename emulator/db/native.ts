@@ -1,4 +1,5 @@
 // A native Postgres server (DATABASE_URL) behind the same Db interface, through a node-postgres pool.
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import {
   TEXT_RESULT_TYPES,
@@ -63,11 +64,148 @@ function socketOf(client: pg.PoolClient): { cork(): void; uncork(): void } {
   return (client as unknown as pg.Client).connection.stream;
 }
 
+/** What node-postgres's Connection offers a query object (lib/connection.js; not in its types). */
+interface WireConnection {
+  stream: { cork(): void; uncork(): void };
+  parsedStatements: Record<string, string | undefined>;
+  parse(msg: { text: string; name: string; types: number[] }): void;
+  bind(msg: { statement: string; values: unknown[] }): void;
+  describe(msg: { type: 'P'; name: string }): void;
+  execute(msg: { portal: string }): void;
+  sync(): void;
+}
+
+function connectionOf(client: pg.PoolClient): WireConnection {
+  return (client as unknown as { connection: WireConnection }).connection;
+}
+
+/** node-postgres's value conversion for parameters (Date, arrays, objects as JSON, …). */
+const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as {
+  prepareValue(value: unknown): unknown;
+};
+
+/** One statement of a Batch: a prepared one by name (already parsed on the connection) or text. */
+interface BatchStep {
+  text: string;
+  /** A statement prepared on this connection before; without, the text is parsed unnamed. */
+  name?: string;
+  values?: unknown[];
+}
+
+/** The parts of node-postgres's Query a Batch builds on (lib/query.js; not in its types). */
+interface QueryInternals {
+  _result: {
+    addFields(fields: unknown[]): void;
+    parseRow(fields: unknown[]): unknown;
+    addRow(row: unknown): void;
+    addCommandComplete(msg: unknown): void;
+  };
+  _canceledDueToError: unknown;
+}
+const QueryBase = pg.Query as unknown as new (config: pg.QueryConfig) => QueryInternals;
+
+/**
+ * Several statements behind one Sync: node-postgres ends every query with its own Sync, and
+ * Postgres flushes its answer at each one, so BEGIN, setup, statement and COMMIT sent as four
+ * queries come back as up to four packets, each waking the emulator for another read and
+ * event-loop turn. Sent as one extended-protocol sequence they are one write each way. Postgres
+ * runs them in order and, after an error, skips the rest up to the Sync; the first error is the
+ * batch's. Only the statement at `resultStep` is described and its rows and command tag kept.
+ *
+ * Subclassing node-postgres's Query keeps its result building (type parsers, command tags) and
+ * lets the client route the answer messages here; its pipeline mode accepts Query instances only.
+ */
+class Batch extends QueryBase {
+  private step = 0;
+  callback: (err: Error | null, result?: pg.QueryResult) => void;
+
+  constructor(
+    private readonly steps: BatchStep[],
+    private readonly resultStep: number,
+    callback: (err: Error | null, result?: pg.QueryResult) => void,
+  ) {
+    super({ text: steps[resultStep]!.text, types });
+    this.callback = callback;
+  }
+
+  submit(connection: WireConnection): Error | null {
+    let values: unknown[][];
+    try {
+      // Converted before anything is written, so a value that cannot be sent leaves the wire clean.
+      values = this.steps.map((s) => (s.values ?? []).map(prepareValue));
+    } catch (err) {
+      return err as Error;
+    }
+    connection.stream.cork();
+    try {
+      this.steps.forEach((s, i) => {
+        const name = s.name ?? '';
+        if (!s.name) connection.parse({ text: s.text, name, types: [] });
+        connection.bind({ statement: name, values: values[i]! });
+        if (i === this.resultStep) connection.describe({ type: 'P', name: '' });
+        connection.execute({ portal: '' });
+      });
+      connection.sync();
+    } finally {
+      connection.stream.uncork();
+    }
+    return null;
+  }
+
+  handleRowDescription(msg: { fields: unknown[] }) {
+    if (this.step === this.resultStep) this._result.addFields(msg.fields);
+  }
+
+  handleDataRow(msg: { fields: unknown[] }) {
+    if (this.step !== this.resultStep || this._canceledDueToError) return;
+    try {
+      this._result.addRow(this._result.parseRow(msg.fields));
+    } catch (err) {
+      this._canceledDueToError = err;
+    }
+  }
+
+  handleCommandComplete(msg: unknown) {
+    if (this.step === this.resultStep) this._result.addCommandComplete(msg);
+    this.step += 1;
+  }
+
+  handleEmptyQuery() {
+    this.step += 1;
+  }
+}
+
+function runBatch(
+  client: pg.PoolClient,
+  steps: BatchStep[],
+  resultStep: number,
+): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    client.query(
+      new Batch(steps, resultStep, (err, result) =>
+        err ? reject(err) : resolve(result!),
+      ) as never,
+    );
+  });
+}
+
+/**
+ * Whether BEGIN, the setup and the first query can go as one Batch: its statements must be
+ * prepared on this connection already or unnamed. A name seen for the first time is prepared by
+ * node-postgres's own query path (which keeps its parsed-statement bookkeeping right even when
+ * the statement fails), so the first transaction of a shape on a connection takes that path.
+ */
+function batchable(client: pg.PoolClient, names: Array<string | undefined>): boolean {
+  const parsed = connectionOf(client).parsedStatements;
+  return names.every((name) => name === undefined || parsed[name] !== undefined);
+}
+
 /**
  * A pipelined transaction (setup, readOnly or oneQuery): BEGIN, the setup and fn's first query —
  * and with oneQuery its COMMIT — leave in one write. Each write to a loopback socket wakes the
  * server and costs about as much as running a small statement, so one write instead of three or
- * four is most of what a short REST request spends on the database.
+ * four is most of what a short REST request spends on the database. Once the statements are
+ * prepared on the connection they also share one Sync (see Batch), so the answer is one packet.
  */
 async function pipelinedTransaction<T>(
   client: pg.PoolClient,
@@ -75,14 +213,22 @@ async function pipelinedTransaction<T>(
   options: TransactionOptions,
 ): Promise<{ result: T; committed: Promise<unknown> }> {
   const socket = socketOf(client);
-  let corked = true;
+  let corked = false;
   const uncork = () => {
     if (!corked) return;
     corked = false;
     socket.uncork();
   };
-  socket.cork();
-  let opening: Promise<unknown> | null = open(client, options);
+  /** BEGIN and the setup, queued (corked) on their own: null until sent some way. */
+  let opening: Promise<unknown> | null = null;
+  let begun = false;
+  const begin = () => {
+    if (begun) return;
+    begun = true;
+    socket.cork();
+    corked = true;
+    opening = open(client, options);
+  };
   let committed: Promise<unknown> | null = null;
   let sent = 0;
   /** Sends what is queued; resolves when what went ahead of the first query has answered. */
@@ -97,6 +243,7 @@ async function pipelinedTransaction<T>(
       throw new Error('db: a oneQuery transaction sent a second query');
     }
     sent += 1;
+    begin();
     const answer = issue();
     if (options.oneQuery) {
       committed = client.query('commit');
@@ -110,9 +257,32 @@ async function pipelinedTransaction<T>(
     }
     return answer;
   };
+  /** The first query, with BEGIN and the setup (and COMMIT) as one Batch. */
+  const batch = async (sql: string, params: unknown[], name: string | undefined) => {
+    sent += 1;
+    begun = true;
+    const steps: BatchStep[] = [{ text: options.readOnly ? 'begin read only' : 'begin' }];
+    if (options.setup) {
+      const { sql: text, params: values } = options.setup;
+      steps.push({ text, name: statementName(text), values });
+    }
+    const resultStep = steps.length;
+    steps.push({ text: sql, name, values: params });
+    if (options.oneQuery) steps.push({ text: 'commit' });
+    const result = await runBatch(client, steps, resultStep);
+    if (options.oneQuery) committed = Promise.resolve();
+    return result;
+  };
   const tx: Queryable = {
     query: async <R>(sql: string, params: unknown[] = []) => {
       const name = options.prepare && sent === 0 ? queryName(sql) : undefined;
+      if (
+        sent === 0 &&
+        !begun &&
+        batchable(client, [name, options.setup && statementName(options.setup.sql)])
+      ) {
+        return toResult<R>(await batch(sql, params, name));
+      }
       return toResult<R>(
         await send(() => client.query({ name, text: sql, values: params, types })),
       );
@@ -123,12 +293,17 @@ async function pipelinedTransaction<T>(
   };
   try {
     const result = await fn(tx);
+    // A setup sent with no query behind it still has to succeed (it checks the role).
+    begin();
     await flush();
     committed ??= client.query('commit');
     return { result, committed };
   } catch (err) {
+    // Nothing was sent yet: nothing to end.
+    if (!begun) throw err;
     uncork();
-    // A COMMIT already sent ends the transaction (as a ROLLBACK if its query failed).
+    // A COMMIT already sent ends the transaction (as a ROLLBACK if its query failed). A failed
+    // Batch skipped its COMMIT, or its COMMIT failed; a ROLLBACK after that only warns.
     if (committed) await (committed as Promise<unknown>).catch(() => undefined);
     else await client.query('rollback').catch(() => undefined);
     throw err;

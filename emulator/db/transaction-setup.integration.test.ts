@@ -142,6 +142,83 @@ describe('Db.transaction with setup', () => {
     expect(rows).toEqual([{ id: 20 }]);
   });
 
+  // On native Postgres, a transaction whose statements are already prepared on its connection
+  // sends BEGIN, setup, query and COMMIT behind one Sync; the first of a shape goes the
+  // statement-by-statement way. Sequential transactions reuse the same few connections, so a
+  // dozen rounds run every shape on both paths, and a failure must leave neither the
+  // connection nor its prepared statements behind it broken.
+  it('keeps repeated prepared transactions apart, through failures of the query and of the COMMIT', async () => {
+    await db.exec(
+      `create table public.setup_deferred (id int, constraint setup_deferred_u unique (id) deferrable initially deferred);
+       grant select, insert on public.setup_deferred to anon`,
+    );
+    const insert = (values: string, oneQuery = true) =>
+      db.transaction(
+        async (tx) =>
+          (await tx.query(`insert into public.setup_things values ${values}`)).affectedRows,
+        { setup: SETUP, oneQuery, prepare: true },
+      );
+    for (let round = 0; round < 12; round++) {
+      const id = 100 + round * 3;
+      expect(await insert(`(${id})`)).toBe(1);
+      // Fails in the statement: the row before the duplicate is not kept.
+      await expect(insert(`(${id + 1}), (${id})`)).rejects.toMatchObject({ code: '23505' });
+      // Fails only at COMMIT (a deferred unique constraint).
+      await expect(
+        db.transaction(
+          (tx) => tx.query('insert into public.setup_deferred values ($1), ($1)', [round]),
+          { setup: SETUP, oneQuery: true, prepare: true },
+        ),
+      ).rejects.toMatchObject({ code: '23505' });
+      // Not oneQuery: the first query goes with BEGIN and the setup, the second on its own.
+      const both = await db.transaction(
+        async (tx) => {
+          await tx.query(`insert into public.setup_things values (${id + 2})`);
+          const { rows } = await tx.query<{ path: string }>(
+            "select current_setting('request.path') as path",
+          );
+          return rows[0]?.path;
+        },
+        { setup: SETUP, prepare: true },
+      );
+      expect(both).toBe('/things');
+      // A read behind all that sees the settings of its own transaction only.
+      const read = await db.transaction(
+        async (tx) =>
+          (
+            await tx.query<{ n: number; role: string }>(
+              'select count(*)::int as n, current_user::text as role from public.setup_things where id >= 100',
+            )
+          ).rows[0],
+        { readOnly: true, setup: SETUP, oneQuery: true, prepare: true },
+      );
+      expect(read).toEqual({ n: (round + 1) * 2, role: 'anon' });
+    }
+    const { rows } = await db.query<{ n: number; open: boolean }>(
+      `select (select count(*)::int from public.setup_deferred) as n,
+              current_setting('request.path', true) is distinct from '/things' as open`,
+    );
+    expect(rows[0]).toEqual({ n: 0, open: true });
+  });
+
+  it('rejects a parameter that cannot be sent and leaves the connection usable', async () => {
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    for (let round = 0; round < 12; round++) {
+      await expect(
+        db.transaction((tx) => tx.query('select $1::json as v', [circular]), {
+          setup: SETUP,
+          oneQuery: true,
+        }),
+      ).rejects.toThrow();
+      const ok = await db.transaction(
+        async (tx) => (await tx.query<{ v: number }>('select $1::int as v', [round])).rows[0]?.v,
+        { setup: SETUP, oneQuery: true },
+      );
+      expect(ok).toBe(round);
+    }
+  });
+
   // PGlite's one session is shared with wire clients, which may DEALLOCATE or DISCARD; a native
   // pool's connections are the emulator's own, and nothing it sends drops prepared statements.
   it('prepares the setup again after PGlite dropped its prepared statements', async (ctx) => {
