@@ -54,6 +54,36 @@ describe('campaign states', () => {
   });
 });
 
+describe('delivery states', () => {
+  it('allows the transitions of SPEC §4 and refuses any other, naming both states', async () => {
+    await sql(
+      emu,
+      `insert into public.lists (slug, name, optin) values ('states', 'States', 'single')`,
+    );
+    await addSubscribers(1, 'states', ['states']);
+    const id = await newCampaign(['states']);
+    await service.rpc('start_campaign_send', { p_campaign_id: id, p_body_html: '<p>Hi</p>' });
+    const move = (status: string) =>
+      service.from('deliveries').update({ status }).eq('campaign_id', id).select('status');
+    // queued → sending → sent → bounced is a delivery's ordinary life.
+    for (const status of ['sending', 'sent', 'bounced']) {
+      const { data, error } = await move(status);
+      expect(error).toBeNull();
+      expect(data).toEqual([{ status }]);
+    }
+    const back = await move('queued');
+    expect(back.error?.message).toBe('postbox:conflict: A bounced delivery cannot become queued.');
+    const same = await move('bounced'); // not a transition: other columns may change
+    expect(same.error).toBeNull();
+    const [row] = await sql<{ status: string }>(
+      emu,
+      'select status from public.deliveries where campaign_id = $1',
+      [id],
+    );
+    expect(row!.status).toBe('bounced');
+  });
+});
+
 describe('start_campaign_send', () => {
   it('fixes each enabled, confirmed address once, even on two chosen lists', async () => {
     await addSubscribers(5, 'both', ['newsletter', 'product-updates']);
