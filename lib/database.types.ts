@@ -813,18 +813,6 @@ export type Database = {
         Args: { p_results: Json; p_max_attempts?: number }
         Returns: Json
       }
-      record_delivery: {
-        Args: {
-          p_campaign_id: string
-          p_subscriber_id: string
-          p_claim_token: string
-          p_outcome: string
-          p_message_id?: string
-          p_error?: string
-          p_max_attempts?: number
-        }
-        Returns: Json
-      }
       record_email_events: { Args: { p_events: Json }; Returns: Json }
       record_tracking_event: {
         Args: {
