@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendSlots } from '../../supabase/functions/_shared/send-slots.ts';
+import { sendSlots } from '../../supabase/functions/_shared/send-slots';
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
 
