@@ -16,9 +16,9 @@ import { useCampaignActions } from '../../../../lib/admin/use-campaign-editor';
 import type { useCampaignDraft } from '../../../../lib/admin/use-campaign-editor-draft';
 import { Button, Card, ConfirmDialog, StatusMessage, TextField } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
+import { SendProgress } from '../SendProgress';
 import styles from './Editor.module.css';
 import type { CountState } from './ListPicker';
-import { SendProgress } from './SendProgress';
 
 type Draft = ReturnType<typeof useCampaignDraft>;
 type Busy = 'test' | 'send' | 'schedule' | 'pause' | 'resume' | 'cancel' | null;

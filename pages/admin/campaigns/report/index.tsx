@@ -7,7 +7,7 @@ import { CampaignStatusBadge } from '../../../../components/admin/campaigns/list
 import { DeliveryLog } from '../../../../components/admin/campaigns/report/DeliveryLog';
 import styles from '../../../../components/admin/campaigns/report/Report.module.css';
 import { ReportFigures } from '../../../../components/admin/campaigns/report/ReportFigures';
-import { SendProgress } from '../../../../components/admin/campaigns/report/SendProgress';
+import { SendProgress } from '../../../../components/admin/campaigns/SendProgress';
 import { FeedIndicator } from '../../../../components/admin/SignupFeed';
 import { buttonClass, Card, EmptyState, ErrorState, LoadingState } from '../../../../components/ui';
 import { duration } from '../../../../lib/admin/campaign-report';
@@ -107,11 +107,16 @@ function ReportContent({ id }: { id: string }) {
           </div>
         </dl>
         {sending ? (
-          <SendProgress
-            done={r.sent + r.failed}
-            total={r.recipients}
-            paused={c.status === 'paused'}
-          />
+          <div className={styles.progress}>
+            <SendProgress
+              campaign={{
+                status: c.status,
+                sent: r.sent,
+                failed: r.failed,
+                recipients: r.recipients,
+              }}
+            />
+          </div>
         ) : null}
       </Card>
       {notStarted ? (
