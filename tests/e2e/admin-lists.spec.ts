@@ -7,7 +7,7 @@ import { expect, test } from '@playwright/test';
 import { PUBLISHABLE_KEY } from '../../emulator/keys';
 import { E2E_SUPABASE_URL } from './ports';
 import { accessTokenIn, createTeamUser, signInWithPassword, snap } from './team';
-import { expectNoAxeViolations } from './page-checks';
+import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 const UMD_BUNDLE = fileURLToPath(
   new URL('../../node_modules/@supabase/supabase-js/dist/umd/supabase.js', import.meta.url),
@@ -72,6 +72,8 @@ test('an admin creates, edits and deletes a list', async ({ page }, testInfo) =>
   await expect(edited).toContainText(`${name} (weekly)`);
   await expect(edited).toContainText('Waitlist');
   await snap(page, testInfo, 'lists-admin-1280');
+  // The page as an admin sees it (row actions, the notice), with no sideways scroll at either width.
+  await screenshotsAtBothWidths(page, 'lists');
 
   // Escape closes a dialog and gives focus back to the button that opened it.
   const deleteButton = edited.getByRole('button', { name: `Delete ${name} (weekly)` });
