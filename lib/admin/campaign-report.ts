@@ -153,12 +153,6 @@ export function duration(
   return `${s} s`;
 }
 
-/** Share of the recipients with a final outcome (sent, failed or bounced), 0–100. */
-export function progress(report: Pick<CampaignReport, 'recipients' | 'sent' | 'failed'>): number {
-  if (!report.recipients) return 0;
-  return Math.min(100, Math.round(((report.sent + report.failed) / report.recipients) * 100));
-}
-
 /** The answer of send-campaign `retry` (README "Campaign sending"): how many went back. */
 export function parseRetry(data: unknown): { retried: number } | null {
   const retried = (data as { retried?: unknown } | null)?.retried;
