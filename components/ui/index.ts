@@ -5,5 +5,6 @@ export { Card, type CardProps } from './Card';
 export { ConfirmDialog, Dialog, type ConfirmDialogProps, type DialogProps } from './Dialog';
 export { Checkbox, SelectField, TextArea, TextField } from './Field';
 export { EmptyState, ErrorState, LoadingState } from './States';
+export { ProgressBar, type ProgressBarProps, type ProgressTone } from './ProgressBar';
 export { StatusMessage, type StatusTone } from './StatusMessage';
 export { Table, tableStyles, type TableProps } from './Table';

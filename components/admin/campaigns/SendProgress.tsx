@@ -2,15 +2,21 @@
 // named by its visible label ("Sending progress", "Sending paused" or "Sending cancelled"), "N of M
 // sent" with the failed count when there is one, the percent, and a green bar once it is sent.
 import { useId } from 'react';
+import { ProgressBar, type ProgressTone } from '../../ui';
 import styles from './SendProgress.module.css';
-import { sendProgressView, type SendCounters } from './send-progress';
+import { sendProgressView, type SendCounters, type SendProgressView } from './send-progress';
+
+const TONE: Record<SendProgressView['state'], ProgressTone> = {
+  running: 'brand',
+  stopped: 'muted',
+  done: 'success',
+};
 
 export function SendProgress({ campaign }: { campaign: SendCounters }) {
   const labelId = useId();
   const view = sendProgressView(campaign);
-  const state = view.state === 'running' ? '' : styles[view.state];
   return (
-    <div className={`${styles.progress} ${state}`}>
+    <div className={styles.progress}>
       <div className={styles.head}>
         <span id={labelId} className={styles.label}>
           {view.label}
@@ -19,17 +25,14 @@ export function SendProgress({ campaign }: { campaign: SendCounters }) {
           {view.percent} %
         </span>
       </div>
-      <div
-        className={styles.track}
-        role="progressbar"
+      <ProgressBar
         aria-labelledby={labelId}
-        aria-valuemin={0}
         aria-valuemax={view.valuemax}
         aria-valuenow={view.valuenow}
         aria-valuetext={view.valuetext}
-      >
-        <div className={styles.fill} style={{ width: `${view.percent}%` }} />
-      </div>
+        percent={view.percent}
+        tone={TONE[view.state]}
+      />
       <p className={styles.text} data-testid="send-progress-text">
         {view.text}
         {view.failed ? <span className={styles.failed}> · {view.failed}</span> : null}

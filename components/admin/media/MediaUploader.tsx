@@ -4,7 +4,7 @@ import { ImageUp } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { IMAGE_ACCEPT } from '../../../lib/admin/media-upload';
 import { useMediaBatchUpload } from '../../../lib/admin/use-media';
-import { Button, StatusMessage } from '../../ui';
+import { Button, ProgressBar, StatusMessage } from '../../ui';
 import styles from './Media.module.css';
 
 export function MediaUploader({ onUploaded }: { onUploaded: (count: number) => void }) {
@@ -53,16 +53,13 @@ export function MediaUploader({ onUploaded }: { onUploaded: (count: number) => v
               Uploading {progress.name}
               {progress.files > 1 ? ` (${progress.file} of ${progress.files})` : ''}… {percent}%
             </span>
-            <div
-              className={styles.track}
-              role="progressbar"
+            <ProgressBar
+              size="sm"
               aria-labelledby={`${inputId}-progress`}
-              aria-valuemin={0}
               aria-valuemax={100}
               aria-valuenow={percent}
-            >
-              <div className={styles.bar} style={{ width: `${percent}%` }} />
-            </div>
+              percent={percent}
+            />
           </div>
         ) : (
           <p id={`${inputId}-hint`} className={styles.hint}>

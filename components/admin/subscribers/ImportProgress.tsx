@@ -3,7 +3,7 @@
 import { formatCount } from '../../../lib/admin/format';
 import { importErrors, importProgress, type ImportView } from '../../../lib/admin/imports';
 import type { StartState } from '../../../lib/admin/use-import';
-import { LoadingState, StatusMessage, Table } from '../../ui';
+import { LoadingState, ProgressBar, StatusMessage, Table } from '../../ui';
 import styles from './ImportExport.module.css';
 
 function Bar({ label, percent, text }: { label: string; percent: number; text: string }) {
@@ -13,17 +13,13 @@ function Bar({ label, percent, text }: { label: string; percent: number; text: s
         <strong>{label}</strong>
         <span>{text}</span>
       </div>
-      <div
-        className={styles.bar}
-        role="progressbar"
+      <ProgressBar
         aria-label={label}
-        aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent}
         aria-valuetext={`${percent} %, ${text}`}
-      >
-        <div className={styles.barFill} style={{ width: `${percent}%` }} />
-      </div>
+        percent={percent}
+      />
     </div>
   );
 }
