@@ -31,8 +31,15 @@ export function deliveriesKey(id: string, status: DeliveryStatus | null, after: 
   });
 }
 
+/**
+ * The campaign row; re-read every few seconds as well while it sends. Its Realtime channel only
+ * exists while the campaign sends, so a short send (a retry of three) can finish before the channel
+ * is joined, and no event would ever bring the final status.
+ */
 export function useReportCampaign(id: string | null) {
-  return useQuery(id ? reportKeys(id).campaign : null, () => getReportCampaign(supabase, id!));
+  return useQuery(id ? reportKeys(id).campaign : null, () => getReportCampaign(supabase, id!), {
+    refreshInterval: (campaign) => (campaign && ACTIVE.has(campaign.status) ? 5000 : 0),
+  });
 }
 
 /** The numbers; re-read every few seconds as well while the campaign sends (a missed event). */
@@ -77,8 +84,11 @@ export function useLiveReport(id: string | null): LiveStatus {
         () => void revalidateReport(id),
       )
       .subscribe((state) => {
-        if (state === 'SUBSCRIBED') setStatus('live');
-        else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
+        if (state === 'SUBSCRIBED') {
+          setStatus('live');
+          // What changed between the last read and the join sent no event to this channel.
+          void revalidateReport(id);
+        } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
           setStatus('offline');
         }
       });
