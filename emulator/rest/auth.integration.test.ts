@@ -116,6 +116,33 @@ describe('role settings', () => {
     expect((await client(f.emu.keys.anon, aliceToken).rpc('timeout')).data).toBe('8s');
     expect((await client(f.emu.keys.secret).rpc('timeout')).data).toBe('8s');
   });
+
+  it("hoists a function's own statement_timeout into the request, as PostgREST 12.2+ does", async () => {
+    // The computed field runs outside the function's SET scope, so it sees the transaction's value.
+    const { data } = await client(f.emu.keys.anon)
+      .rpc('books_given_time')
+      .select('id,timeout_seen')
+      .limit(1);
+    expect(data).toEqual([{ id: 1, timeout_seen: '7s' }]);
+    const { data: plain } = await client(f.emu.keys.anon)
+      .from('books')
+      .select('id,timeout_seen')
+      .limit(1);
+    expect(plain).toEqual([{ id: 1, timeout_seen: '3s' }]);
+  });
+
+  // A function-level SET alone would arm no timer; hoisted, the timeout fires (PGlite has no timers).
+  it.skipIf(!process.env.DATABASE_URL)(
+    'cancels a function that outlives its own statement_timeout',
+    async () => {
+      const { error, status } = await client(f.emu.keys.secret).rpc('sleep_past_own_timeout');
+      expect(status).toBe(500);
+      expect(error).toMatchObject({
+        code: '57014',
+        message: 'canceling statement due to statement timeout',
+      });
+    },
+  );
 });
 
 describe('JWT errors', () => {

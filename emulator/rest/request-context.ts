@@ -62,7 +62,10 @@ export interface ContextOptions {
   timezone?: string;
   /** Roles known to the schema cache → whether `authenticator` may switch to them. */
   switchableRoles: ReadonlyMap<string, boolean>;
-  /** Role settings to apply (authenticator's, then the caller role's), e.g. statement_timeout. */
+  /**
+   * Settings to apply, later ones winning: authenticator's role settings, the caller role's, then
+   * an rpc's hoisted function settings (e.g. statement_timeout).
+   */
   roleSettings: Array<[string, string]>;
   /** `Prefer: handling=strict`. */
   strict?: boolean;

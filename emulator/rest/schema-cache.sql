@@ -51,7 +51,8 @@ join pg_class t on t.oid = d.refobjid and t.oid <> v.oid join pg_namespace tn on
 where v.relkind in ('v', 'm') and vn.nspname = any($1) and t.relkind in ('r', 'p', 'v', 'm', 'f');
 
 -- name: functions
--- Functions with every argument (mode i/o/b/v/t), defaults count, return type and volatility.
+-- Functions with every argument (mode i/o/b/v/t), defaults count, return type, volatility and
+-- their own settings (`create function … set statement_timeout = '60s'`).
 select n.nspname as schema, p.proname as name,
   coalesce((
     select json_agg(json_build_object('name', coalesce(a.name, ''), 'type', format_type(a.type, null), 'mode', a.mode::text) order by a.ord)
@@ -63,7 +64,8 @@ select n.nspname as schema, p.proname as name,
   p.pronargdefaults::int as n_defaults, p.proretset as returns_set,
   format_type(p.prorettype, null) as return_type,
   (rt.typrelid <> 0 or rt.typname = 'record') as returns_composite,
-  p.provolatile::text as volatility
+  p.provolatile::text as volatility,
+  to_json(p.proconfig) as config
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype

@@ -42,6 +42,8 @@ export interface DbFunction {
   returnType: string;
   returnsComposite: boolean;
   volatility: 'i' | 's' | 'v';
+  /** The function's own settings that PostgREST hoists into the request's transaction. */
+  hoistedSettings: Array<[string, string]>;
 }
 
 export interface SchemaCache {
@@ -62,6 +64,27 @@ const ROLE_SETTINGS = new Set([
   'idle_in_transaction_session_timeout',
   'work_mem',
 ]);
+
+/**
+ * PostgREST's default `db-hoisted-tx-settings`: a function's own `SET` of these is applied to the
+ * whole request transaction before the call, since a statement_timeout set only while the
+ * function runs would come too late (the timer starts with the statement).
+ */
+const HOISTED_SETTINGS = new Set([
+  'statement_timeout',
+  'plan_filter.statement_cost_limit',
+  'default_transaction_isolation',
+]);
+
+/** `name=value` items (pg_db_role_setting.setconfig, pg_proc.proconfig) whose name is in `names`. */
+function settingsIn(items: string[] | null, names: ReadonlySet<string>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const item of items ?? []) {
+    const eq = item.indexOf('=');
+    if (eq > 0 && names.has(item.slice(0, eq))) out.push([item.slice(0, eq), item.slice(eq + 1)]);
+  }
+  return out;
+}
 
 export const tableKey = (schema: string, name: string) => `${schema}.${name}`;
 
@@ -126,6 +149,7 @@ interface FunctionRow {
   return_type: string;
   returns_composite: boolean;
   volatility: 'i' | 's' | 'v';
+  config: string[] | null;
 }
 
 /** Reads the catalogue. Run as the connection's own (superuser) role, outside any request. */
@@ -141,12 +165,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
   const roleSettings = new Map<string, Array<[string, string]>>();
   for (const row of settingsResult.rows) {
     const list = roleSettings.get(row.role) ?? [];
-    for (const item of row.settings) {
-      const eq = item.indexOf('=');
-      if (eq > 0 && ROLE_SETTINGS.has(item.slice(0, eq)))
-        list.push([item.slice(0, eq), item.slice(eq + 1)]);
-    }
-    roleSettings.set(row.role, list);
+    roleSettings.set(row.role, [...list, ...settingsIn(row.settings, ROLE_SETTINGS)]);
   }
 
   const tables = new Map<string, Table>();
@@ -180,6 +199,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       returnType: row.return_type,
       returnsComposite: row.returns_composite,
       volatility: row.volatility,
+      hoistedSettings: settingsIn(row.config, HOISTED_SETTINGS),
     };
     const key = tableKey(row.schema, row.name);
     functions.set(key, [...(functions.get(key) ?? []), fn]);

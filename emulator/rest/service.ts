@@ -91,7 +91,7 @@ export function createRestService({
      */
     const inTransaction = async (
       fn: (tx: Queryable) => Promise<PlainResponse>,
-      { oneQuery = false, prepare = false } = {},
+      { oneQuery = false, prepare = false, fnSettings = [] as Array<[string, string]> } = {},
     ) => {
       const setup = await contextSetup(db, {
         schema,
@@ -106,6 +106,8 @@ export function createRestService({
         roleSettings: [
           ...(cache.roleSettings.get('authenticator') ?? []),
           ...(cache.roleSettings.get(caller.role) ?? []),
+          // An rpc's hoisted settings come last, so they win over the roles' (as in PostgREST).
+          ...fnSettings,
         ],
       });
       try {
@@ -136,7 +138,10 @@ export function createRestService({
           : []
         : query.rest.map(([k]) => k);
       const fn = chooseFunction(cache, schema, segments[1]!, names, isPost);
-      return inTransaction((tx) => handleRpc({ tx, method, cache, fn, args, query, prefs, shape }));
+      return inTransaction(
+        (tx) => handleRpc({ tx, method, cache, fn, args, query, prefs, shape }),
+        { fnSettings: fn.hoistedSettings },
+      );
     }
     if (segments.length !== 1) {
       throw new RestError(404, 'PGRST125', `Invalid path specified in request URL`);

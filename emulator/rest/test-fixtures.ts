@@ -96,6 +96,12 @@ create function public.same_country_authors(public.authors) returns setof public
   language sql stable as 'select * from public.authors a where a.country_id = $1.country_id and a.id <> $1.id';
 create function public.timeout() returns text language sql stable
   as $$select current_setting('statement_timeout')$$;
+create function public.books_given_time() returns setof public.books language sql stable
+  set statement_timeout = '7s' as 'select * from public.books';
+create function public.timeout_seen(public.books) returns text language sql stable
+  as $$select current_setting('statement_timeout')$$;
+create function public.sleep_past_own_timeout() returns integer language sql volatile
+  set statement_timeout = '100ms' as 'select 1 from pg_sleep(1)';
 create function public.shout(public.books) returns text language sql stable
   as 'select upper($1.title)';
 grant execute on all functions in schema public to anon, authenticated, service_role;
