@@ -232,6 +232,28 @@ describe('existing addresses', () => {
     ]);
   });
 
+  it("skips an address whose stored attributes and the file's would pass 4 KB together", async () => {
+    const [full, roomy] = [address('full'), address('roomy')];
+    await sql(
+      emu,
+      `insert into public.subscribers (email, name, attributes)
+       values ($1, 'Full', jsonb_build_object('bio', repeat('x', 4000))), ($2, 'Roomy', '{}')`,
+      [full, roomy],
+    );
+    const note = 'y'.repeat(200);
+    const result = await importCsv(
+      emu,
+      admin.token,
+      `email,note\n${full},${note}\n${roomy},${note}\n`,
+    );
+    expect(result).toMatchObject({ status: 'done', inserted: 0, updated: 1, skipped: 1 });
+    expect(result.errors).toEqual([
+      { line: 2, reason: 'attributes over 4 KB together with the existing ones' },
+    ]);
+    expect((await subscriber(full))?.attributes).toEqual({ bio: 'x'.repeat(4000) });
+    expect((await subscriber(roomy))?.attributes).toEqual({ note });
+  });
+
   it('writes one imported event per row, from the import', async () => {
     const email = address('events');
     const result = await importCsv(emu, admin.token, `email\n${email}\n`, {
