@@ -45,7 +45,8 @@ export function useCampaigns(
 
 /**
  * Re-reads every campaign view whenever a campaign row is inserted, updated or deleted (a send
- * moves status and counters); the channel is removed on unmount. `onChange` is optional extra work.
+ * moves status and counters) and each time the channel is joined; the channel is removed on
+ * unmount. `onChange` is optional extra work.
  */
 export function useCampaignChanges(onChange?: () => void): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
@@ -58,8 +59,11 @@ export function useCampaignChanges(onChange?: () => void): LiveStatus {
         onChange?.();
       })
       .subscribe((state) => {
-        if (state === 'SUBSCRIBED') setStatus('live');
-        else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
+        if (state === 'SUBSCRIBED') {
+          setStatus('live');
+          // A change made between the first read and the join (or while offline) sent no event.
+          void revalidateCampaigns();
+        } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
           setStatus('offline');
         }
       });

@@ -1,5 +1,6 @@
 // Live feed of new signups on /admin/: the latest subscribers, then every INSERT on
-// public.subscribers from Realtime (RLS decides who hears it) prepended; counters refresh too.
+// public.subscribers from Realtime (RLS decides who hears it) prepended; counters refresh too, and
+// everything is read again whenever the channel is joined.
 import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
@@ -51,8 +52,12 @@ export function useSignupFeed() {
         },
       )
       .subscribe((state) => {
-        if (state === 'SUBSCRIBED') setStatus('live');
-        else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
+        if (state === 'SUBSCRIBED') {
+          setStatus('live');
+          // Signups between the first read and the join (or while offline) sent no event: read
+          // the feed and the counters again.
+          void mutate((key) => typeof key === 'string' && key.startsWith('admin/dashboard/'));
+        } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
           setStatus('offline');
         }
       });
