@@ -1,11 +1,12 @@
 // Live feed of new signups on /admin/: the latest subscribers, then every INSERT on
 // public.subscribers from Realtime (RLS decides who hears it) prepended; counters refresh too, and
-// everything is read again whenever the channel is joined.
+// the feed and totals are read again whenever the channel is joined.
 import { useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
 import { addToFeed, FEED_SIZE, type FeedItem } from './feed';
+import { TOTALS_KEY } from './use-dashboard';
 
 export { addToFeed, FEED_SIZE, type FeedItem };
 
@@ -55,8 +56,10 @@ export function useSignupFeed() {
         if (state === 'SUBSCRIBED') {
           setStatus('live');
           // Signups between the first read and the join (or while offline) sent no event: read
-          // the feed and the counters again.
-          void mutate((key) => typeof key === 'string' && key.startsWith('admin/dashboard/'));
+          // the feed and the totals again. (The chart follows at the next signup; re-reading it
+          // here would also replace a chart error the viewer is looking at with a spinner.)
+          void mutate(RECENT_KEY);
+          void mutate(TOTALS_KEY);
         } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
           setStatus('offline');
         }
