@@ -22,6 +22,12 @@
 -- * The import batch functions carry their own statement_timeout of 60 s (the lease a run holds),
 --   which PostgREST hoists into the request: on a busy or small instance a 5,000-row batch can
 --   outlast the API's 8 s, and a batch that always times out would never let the import finish.
+-- * The subscriptions INSERT … ON CONFLICT was the largest batch statement after the events it
+--   triggers. Rows of subscribers the batch just created cannot conflict (nobody else sees those
+--   subscribers before the commit), so they are inserted without ON CONFLICT, which otherwise
+--   probes the key first and writes and confirms a speculative insertion per row; and the per-row
+--   transition trigger no longer runs on an insert that is already consistent (confirmed with its
+--   confirmed_at, or pending, and not unsubscribed): what it would set is what the row holds.
 create function private.apply_subscription_changes(p_subscribers uuid[], p_lists uuid[],
   p_from text[], p_to text[], p_inserted boolean, p_referrals integer[])
 returns void
@@ -146,7 +152,21 @@ $$;
 
 drop function private.apply_subscription_changes(uuid[], uuid[], text[], text[], boolean);
 
--- The batch's rows and their reasons in one statement, and its own statement_timeout (above).
+-- The per-row transition trigger: only where it changes something (see the top).
+drop trigger subscriptions_check_transition on public.subscriptions;
+create trigger subscriptions_check_transition_insert
+  before insert on public.subscriptions
+  for each row
+  when (not (new.unsubscribed_at is null
+             and ((new.status = 'confirmed' and new.confirmed_at is not null)
+                  or (new.status = 'pending' and new.confirmed_at is null))))
+  execute function private.check_subscription_transition();
+create trigger subscriptions_check_transition_update
+  before update of status on public.subscriptions
+  for each row execute function private.check_subscription_transition();
+
+-- The batch's rows and their reasons in one statement, new subscribers' subscriptions by plain
+-- INSERT, and its own statement_timeout (see the top).
 create or replace function public.apply_import_batch(p_import_id uuid, p_token uuid, p_from integer,
   p_rows jsonb, p_bad jsonb, p_done boolean, p_lease_seconds integer)
 returns public.imports
@@ -216,11 +236,18 @@ begin
     from upserted u where u.email = r.email and r.reason is null;
 
   -- The chosen lists: new subscriptions get the import's opt-in; pending may become confirmed;
-  -- an unsubscribed address stays unsubscribed (an import is not consent).
+  -- an unsubscribed address stays unsubscribed (an import is not consent). A subscriber this
+  -- batch created has no subscription yet and nobody else can see it before the commit, so its
+  -- rows are plain inserts; only existing subscribers need the arbiter of ON CONFLICT.
+  insert into public.subscriptions (subscriber_id, list_id, status, confirmed_at)
+  select r.subscriber_id, l.id, imp.optin, case when imp.optin = 'confirmed' then now() end
+    from import_rows r cross join unnest(imp.list_ids) as l(id)
+   where r.subscriber_id is not null and r.created
+   order by r.subscriber_id, l.id;
   insert into public.subscriptions as x (subscriber_id, list_id, status)
   select r.subscriber_id, l.id, imp.optin
     from import_rows r cross join unnest(imp.list_ids) as l(id)
-   where r.subscriber_id is not null
+   where r.subscriber_id is not null and not r.created
    order by r.subscriber_id, l.id
   on conflict (subscriber_id, list_id) do update set status = 'confirmed'
    where x.status = 'pending' and excluded.status = 'confirmed';
