@@ -1,16 +1,17 @@
 // The dashboard's live feed: newest signups first, with a "Live" indicator for the Realtime channel.
-import type { FeedItem, FeedStatus } from '../../lib/admin/use-signup-feed';
+import type { LiveStatus } from '../../lib/admin/live-channel';
+import type { FeedItem } from '../../lib/admin/use-signup-feed';
 import styles from './SignupFeed.module.css';
 
 const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-const STATUS_TEXT: Record<FeedStatus, string> = {
+const STATUS_TEXT: Record<LiveStatus, string> = {
   connecting: 'Connecting…',
   live: 'Live',
   offline: 'Offline: reload to reconnect',
 };
 
-export function FeedIndicator({ status }: { status: FeedStatus }) {
+export function FeedIndicator({ status }: { status: LiveStatus }) {
   return (
     <span className={`${styles.indicator} ${styles[status]}`}>
       <span className={styles.dot} aria-hidden="true" />

@@ -12,6 +12,7 @@ import {
   type EditableCampaign,
 } from './campaign-editor';
 import type { CampaignRow } from './campaign-editor-form';
+import { joinLive, uniqueTopic } from './live-channel';
 
 export function campaignKey(id: string): string {
   return queryKey('admin/campaigns/edit', { id });
@@ -46,22 +47,21 @@ export function useCampaign(id: string | null) {
   });
   useEffect(() => {
     if (!id) return;
-    const channel = supabase
-      .channel(`campaign-${id}-${Math.random().toString(36).slice(2)}`)
-      .on(
-        'postgres_changes',
-        { event: 'UPDATE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-        (payload) => void storeCampaignRow(payload.new as CampaignRow),
-      )
-      .on(
-        'postgres_changes',
-        { event: 'DELETE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-        () => void mutate(campaignKey(id)),
-      )
-      .subscribe((state) => {
-        // After a reconnect the row may have moved while we were not listening: read it again.
-        if (state === 'SUBSCRIBED') void mutate(campaignKey(id));
-      });
+    const channel = joinLive(
+      supabase
+        .channel(uniqueTopic(`campaign-${id}`))
+        .on(
+          'postgres_changes',
+          { event: 'UPDATE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
+          (payload) => void storeCampaignRow(payload.new as CampaignRow),
+        )
+        .on(
+          'postgres_changes',
+          { event: 'DELETE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
+          () => void mutate(campaignKey(id)),
+        ),
+      { onJoin: () => void mutate(campaignKey(id)) },
+    );
     return () => {
       void supabase.removeChannel(channel);
     };

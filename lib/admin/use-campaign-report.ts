@@ -12,7 +12,8 @@ import {
   parseRetry,
   type DeliveryStatus,
 } from './campaign-report';
-import { revalidateCampaigns, type LiveStatus } from './use-campaigns';
+import { joinLive, uniqueTopic, type LiveStatus } from './live-channel';
+import { revalidateCampaigns } from './use-campaigns';
 
 const ACTIVE = new Set(['sending', 'paused']);
 
@@ -76,22 +77,16 @@ export function useLiveReport(id: string | null): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
     if (!id) return;
-    const channel = supabase
-      .channel(`admin-report-${id}-${Math.random().toString(36).slice(2)}`)
-      .on(
-        'postgres_changes',
-        { event: '*', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-        () => void revalidateReport(id),
-      )
-      .subscribe((state) => {
-        if (state === 'SUBSCRIBED') {
-          setStatus('live');
-          // What changed between the last read and the join sent no event to this channel.
-          void revalidateReport(id);
-        } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
-          setStatus('offline');
-        }
-      });
+    const channel = joinLive(
+      supabase
+        .channel(uniqueTopic(`admin-report-${id}`))
+        .on(
+          'postgres_changes',
+          { event: '*', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
+          () => void revalidateReport(id),
+        ),
+      { onJoin: () => void revalidateReport(id), onStatus: setStatus },
+    );
     return () => {
       void supabase.removeChannel(channel);
     };

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
+import { joinLive, uniqueTopic, type LiveStatus } from './live-channel';
 import {
   createDraft,
   deleteCampaign,
@@ -11,8 +12,6 @@ import {
   type CampaignCursor,
   type CampaignFilter,
 } from './campaigns';
-
-export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 export function campaignsKey(
   filter: CampaignFilter,
@@ -51,22 +50,15 @@ export function useCampaigns(
 export function useCampaignChanges(onChange?: () => void): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
-    // A name of its own per mount: two views in one tab (strict mode) never share a channel.
-    const channel = supabase
-      .channel(`admin-campaigns-${Math.random().toString(36).slice(2)}`)
-      .on('postgres_changes', { event: '*', schema: 'public', table: 'campaigns' }, () => {
-        void revalidateCampaigns();
-        onChange?.();
-      })
-      .subscribe((state) => {
-        if (state === 'SUBSCRIBED') {
-          setStatus('live');
-          // A change made between the first read and the join (or while offline) sent no event.
+    const channel = joinLive(
+      supabase
+        .channel(uniqueTopic('admin-campaigns'))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'campaigns' }, () => {
           void revalidateCampaigns();
-        } else if (state === 'CHANNEL_ERROR' || state === 'TIMED_OUT' || state === 'CLOSED') {
-          setStatus('offline');
-        }
-      });
+          onChange?.();
+        }),
+      { onJoin: () => void revalidateCampaigns(), onStatus: setStatus },
+    );
     return () => {
       void supabase.removeChannel(channel);
     };

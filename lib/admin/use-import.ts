@@ -27,6 +27,7 @@ import {
   type ImportOptin,
   type ImportView,
 } from './imports';
+import { joinLive, uniqueTopic } from './live-channel';
 import { uploadWithProgress } from './upload-progress';
 import { revalidateSubscribers } from './use-subscribers';
 
@@ -187,26 +188,30 @@ export function useImportLive(id: string | null, listen: boolean) {
 
   useEffect(() => {
     if (!listen) return;
-    const channel = supabase
-      .channel(`admin-imports-${Math.random().toString(36).slice(2)}`)
-      .on(
-        'postgres_changes',
-        { event: 'UPDATE', schema: 'public', table: 'imports' },
-        (payload) => {
-          const next = payload.new as ImportView;
-          // Other members' imports are heard too: only the one this dialog follows counts.
-          if (next.id !== current.current) return;
-          lastChange.current = Date.now();
-          void mutate<ImportView | null>(
-            importKey(next.id),
-            (old) => ({ ...(old ?? next), ...next }),
-            { revalidate: next.status === 'done' || next.status === 'failed' },
-          );
+    const channel = joinLive(
+      supabase
+        .channel(uniqueTopic('admin-imports'))
+        .on(
+          'postgres_changes',
+          { event: 'UPDATE', schema: 'public', table: 'imports' },
+          (payload) => {
+            const next = payload.new as ImportView;
+            // Other members' imports are heard too: only the one this dialog follows counts.
+            if (next.id !== current.current) return;
+            lastChange.current = Date.now();
+            void mutate<ImportView | null>(
+              importKey(next.id),
+              (old) => ({ ...(old ?? next), ...next }),
+              { revalidate: next.status === 'done' || next.status === 'failed' },
+            );
+          },
+        ),
+      {
+        onJoin: () => {
+          if (current.current) void mutate(importKey(current.current));
         },
-      )
-      .subscribe((state) => {
-        if (state === 'SUBSCRIBED' && current.current) void mutate(importKey(current.current));
-      });
+      },
+    );
     return () => {
       void supabase.removeChannel(channel);
     };

@@ -5,6 +5,7 @@ import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
 import { recipientCount } from './campaign-editor';
+import { joinLive, uniqueTopic } from './live-channel';
 
 /** Changes in a burst (an import, a bulk action) cost one count, this long after the last. */
 const REFRESH_DELAY_MS = 400;
@@ -29,14 +30,13 @@ export function useRecipientCount(listIds: string[]) {
       clearTimeout(timer);
       timer = setTimeout(() => void mutate(isCountKey), REFRESH_DELAY_MS);
     };
-    const channel = supabase
-      .channel(`recipient-count-${Math.random().toString(36).slice(2)}`)
-      .on('postgres_changes', { event: '*', schema: 'public', table: 'subscriptions' }, refresh)
-      .on('postgres_changes', { event: '*', schema: 'public', table: 'subscribers' }, refresh)
-      .subscribe((state) => {
-        // Changes made while the channel was connecting were not heard: count once it is live.
-        if (state === 'SUBSCRIBED') refresh();
-      });
+    const channel = joinLive(
+      supabase
+        .channel(uniqueTopic('recipient-count'))
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'subscriptions' }, refresh)
+        .on('postgres_changes', { event: '*', schema: 'public', table: 'subscribers' }, refresh),
+      { onJoin: refresh },
+    );
     return () => {
       clearTimeout(timer);
       void supabase.removeChannel(channel);
