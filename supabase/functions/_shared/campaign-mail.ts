@@ -110,16 +110,16 @@ export function campaignMessageId(context: CampaignContext, subscriberId: string
 }
 
 /** The message for one subscriber; `test` prefixes the subject and marks the links as a preview. */
-export async function campaignMail(
+export function campaignMail(
   context: CampaignContext,
   recipient: { id: string; email: string },
   options: { test?: boolean } = {},
-): Promise<OutgoingMail> {
+): OutgoingMail {
   const { campaign, settings } = context;
   // A real delivery's links name the campaign (unsubscribes count for it) and may be tracked; a
   // test message's are neither, so previews never show up in the campaign's report.
   const campaignId = options.test ? undefined : campaign.id;
-  const links = await subscriberLinks(recipient.id, context.listIds, campaignId);
+  const links = subscriberLinks(recipient.id, context.listIds, campaignId);
   const subject = `${options.test ? '[Test] ' : ''}${campaign.subject}`;
   const from = formatAddress(campaign.from_name || settings.sender_name, senderEmail(context));
   const messageId = options.test
@@ -134,7 +134,7 @@ export async function campaignMail(
     html: layoutHtml({
       title: subject,
       bodyHtml: campaignId
-        ? await trackedBodyHtml(context.html, {
+        ? trackedBodyHtml(context.html, {
             campaignId,
             subscriberId: recipient.id,
             tracking: context.tracking,

@@ -1,6 +1,7 @@
 // Opt-in open and click tracking of campaign messages (settings.track_opens / track_clicks): the
 // signed pixel and click links campaign-mail.ts puts into each message, and the checks the `track`
 // function makes on them.
+import { createHash } from 'node:crypto';
 import { adminClient } from './db.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
@@ -25,30 +26,23 @@ export async function loadTracking(): Promise<TrackingSettings> {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SHA-256 of a URL, base64url: what a click token signs instead of the (long) URL itself. */
-export async function urlHash(url: string): Promise<string> {
-  const digest = new Uint8Array(
-    await crypto.subtle.digest('SHA-256', new TextEncoder().encode(url)),
-  );
-  let binary = '';
-  for (const byte of digest) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+// node:crypto rather than crypto.subtle, for the reason tokens.ts gives: with click tracking on,
+// every link of every message is hashed.
+export function urlHash(url: string): string {
+  return createHash('sha256').update(url).digest('base64url');
 }
 
-export async function openPixelUrl(campaignId: string, subscriberId: string): Promise<string> {
-  const token = await signToken({ p: 'open', s: subscriberId, c: campaignId });
+export function openPixelUrl(campaignId: string, subscriberId: string): string {
+  const token = signToken({ p: 'open', s: subscriberId, c: campaignId });
   return `${env.functionUrl('track')}?t=${token}`;
 }
 
-export async function clickUrl(
-  campaignId: string,
-  subscriberId: string,
-  url: string,
-): Promise<string> {
-  const token = await signToken({
+export function clickUrl(campaignId: string, subscriberId: string, url: string): string {
+  const token = signToken({
     p: 'click',
     s: subscriberId,
     c: campaignId,
-    h: await urlHash(url),
+    h: urlHash(url),
   });
   return `${env.functionUrl('track')}?t=${token}&u=${encodeURIComponent(url)}`;
 }
@@ -86,10 +80,10 @@ const LINK = /(<a\b[^>]*?\shref=")([^"]*)(")/gi;
  * `track` with a token binding campaign, subscriber and URL; with open tracking, a 1×1 pixel is
  * appended. Only the HTML part: the plain-text part keeps the original links.
  */
-export async function trackedBodyHtml(
+export function trackedBodyHtml(
   html: string,
   message: { campaignId: string; subscriberId: string; tracking: TrackingSettings },
-): Promise<string> {
+): string {
   const { campaignId, subscriberId, tracking } = message;
   let out = html;
   if (tracking.clicks) {
@@ -98,9 +92,7 @@ export async function trackedBodyHtml(
     for (const match of html.matchAll(LINK)) {
       const url = decodeAttribute(match[2]!);
       parts.push(html.slice(last, match.index), match[1]!);
-      parts.push(
-        keepAsIs(url) ? match[2]! : escapeHtml(await clickUrl(campaignId, subscriberId, url)),
-      );
+      parts.push(keepAsIs(url) ? match[2]! : escapeHtml(clickUrl(campaignId, subscriberId, url)));
       parts.push(match[3]!);
       last = match.index! + match[0].length;
     }
@@ -108,7 +100,7 @@ export async function trackedBodyHtml(
     out = parts.join('');
   }
   if (tracking.opens) {
-    const src = escapeHtml(await openPixelUrl(campaignId, subscriberId));
+    const src = escapeHtml(openPixelUrl(campaignId, subscriberId));
     out +=
       `<img src="${src}" width="1" height="1" alt="" ` +
       `style="display:block;width:1px;height:1px;border:0;overflow:hidden">`;
@@ -129,17 +121,13 @@ export interface TrackToken {
  * hash matches `u` (so the redirect goes nowhere the message did not link to). Anything else is
  * `token_invalid`.
  */
-export async function readTrackToken(token: unknown, url: string | null): Promise<TrackToken> {
-  const payload = await verifyToken(token, url === null ? 'open' : 'click');
+export function readTrackToken(token: unknown, url: string | null): TrackToken {
+  const payload = verifyToken(token, url === null ? 'open' : 'click');
   if (!UUID.test(payload.s) || typeof payload.c !== 'string' || !UUID.test(payload.c)) {
     throw new AppError('token_invalid');
   }
   if (url === null) return { kind: 'open', subscriberId: payload.s, campaignId: payload.c };
-  if (
-    typeof payload.h !== 'string' ||
-    !/^https?:\/\//i.test(url) ||
-    payload.h !== (await urlHash(url))
-  ) {
+  if (typeof payload.h !== 'string' || !/^https?:\/\//i.test(url) || payload.h !== urlHash(url)) {
     throw new AppError('token_invalid');
   }
   return { kind: 'click', subscriberId: payload.s, campaignId: payload.c, url };

@@ -256,7 +256,7 @@ export class Worker {
     try {
       const skip = skipReason(context, recipient);
       if (skip) throw new Error(skip);
-      const mail = await campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
+      const mail = campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
       await takeSendSlot(this.rate);
       await sendMail(mail);
       sentAt = new Date().toISOString();

@@ -14,11 +14,11 @@ export interface SelfServiceToken {
   campaignId: string | null;
 }
 
-export async function readSelfServiceToken(
+export function readSelfServiceToken(
   token: unknown,
   purpose: 'unsubscribe' | 'preferences',
-): Promise<SelfServiceToken> {
-  const payload = await verifyToken(token, purpose);
+): SelfServiceToken {
+  const payload = verifyToken(token, purpose);
   if (!UUID.test(payload.s)) throw new AppError('token_invalid');
   if (purpose === 'preferences')
     return { subscriberId: payload.s, listIds: null, campaignId: null };

@@ -26,18 +26,18 @@ export interface SubscriberLinks {
  * Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe and
  * `campaignId` names the campaign an unsubscribe through them is counted for.
  */
-export async function subscriberLinks(
+export function subscriberLinks(
   subscriberId: string,
   listIds?: string[],
   campaignId?: string,
-): Promise<SubscriberLinks> {
-  const unsubscribe = await signToken({
+): SubscriberLinks {
+  const unsubscribe = signToken({
     p: 'unsubscribe',
     s: subscriberId,
     ...(listIds?.length ? { l: listIds } : {}),
     ...(campaignId ? { c: campaignId } : {}),
   });
-  const preferences = await signToken({ p: 'preferences', s: subscriberId });
+  const preferences = signToken({ p: 'preferences', s: subscriberId });
   const site = env.siteUrl();
   return {
     unsubscribe: `${site}/unsubscribe/?token=${unsubscribe}`,
@@ -143,7 +143,7 @@ export function senderFields(settings: MailSettings): { from: string; replyTo?: 
  * A complete message to one subscriber: the given text and HTML bodies with the footer appended,
  * sender identity, and the List-Unsubscribe headers.
  */
-export async function subscriberMail(parts: {
+export function subscriberMail(parts: {
   settings: MailSettings;
   to: string;
   subscriberId: string;
@@ -152,8 +152,8 @@ export async function subscriberMail(parts: {
   bodyHtml: string;
   preheader?: string;
   listIds?: string[];
-}): Promise<OutgoingMail> {
-  const links = await subscriberLinks(parts.subscriberId, parts.listIds);
+}): OutgoingMail {
+  const links = subscriberLinks(parts.subscriberId, parts.listIds);
   return {
     ...senderFields(parts.settings),
     to: parts.to,
@@ -172,12 +172,16 @@ export async function subscriberMail(parts: {
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
 
 /**
- * Sends a message after the answer has gone out (EdgeRuntime.waitUntil on Supabase and the
- * emulator, a detached promise elsewhere). A failure is logged: the visitor can ask again.
+ * Builds and sends a message after the answer has gone out (EdgeRuntime.waitUntil on Supabase
+ * and the emulator, a detached promise elsewhere). A failure of either is logged, not thrown: what
+ * the request did is done, and the visitor can ask for the mail again.
  */
-export function sendInBackground(mail: Promise<OutgoingMail>): void {
-  const task = mail.then(sendMail).catch((error) => {
-    console.error('sending mail failed', error);
-  });
+export function sendInBackground(build: () => OutgoingMail): void {
+  const task = Promise.resolve()
+    .then(build)
+    .then(sendMail)
+    .catch((error) => {
+      console.error('sending mail failed', error);
+    });
   (globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(task);
 }

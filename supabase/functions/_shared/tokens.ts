@@ -38,17 +38,13 @@ function fromBase64Url(text: string): Buffer | null {
   return Buffer.from(text, 'base64url');
 }
 
-export async function signToken(payload: TokenPayload): Promise<string> {
+export function signToken(payload: TokenPayload): string {
   const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${body}.${signatureOf(body).toString('base64url')}`;
 }
 
 /** Checks signature, purpose and expiry; throws `token_invalid` (400) or `token_expired` (410). */
-export async function verifyToken(
-  token: unknown,
-  purpose: TokenPurpose,
-  now = Date.now(),
-): Promise<TokenPayload> {
+export function verifyToken(token: unknown, purpose: TokenPurpose, now = Date.now()): TokenPayload {
   if (typeof token !== 'string' || token.length > 2048) throw new AppError('token_invalid');
   const [body, signature, extra] = token.split('.');
   const sigBytes = signature === undefined ? null : fromBase64Url(signature);

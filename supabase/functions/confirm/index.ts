@@ -25,7 +25,7 @@ interface Confirmed {
 
 serve(['POST'], async (req) => {
   const body = await readJsonObject(req);
-  const { subscriberId, listIds, nonce } = confirmPayload(await verifyToken(body.token, 'confirm'));
+  const { subscriberId, listIds, nonce } = confirmPayload(verifyToken(body.token, 'confirm'));
   const result = await rpc<Confirmed>('confirm_signup', {
     p_subscriber: subscriberId,
     p_lists: listIds,
@@ -36,7 +36,7 @@ serve(['POST'], async (req) => {
     url: referralUrl(env.siteUrl(), result.waitlist.code, result.waitlist.list.slug),
   };
   if (result.newly_confirmed > 0) {
-    sendInBackground(
+    sendInBackground(() =>
       welcomeMail({
         subscriberId: result.subscriber_id,
         email: result.email,

@@ -17,7 +17,7 @@ export interface Welcome {
   waitlist: { listName: string; position: number | null; url: string } | null;
 }
 
-export function welcomeMail(w: Welcome): Promise<OutgoingMail> {
+export function welcomeMail(w: Welcome): OutgoingMail {
   const site = w.settings.site_name;
   const intro = `You are now subscribed to ${w.listNames.join(', ')} from ${site}. Thank you!`;
   const place =

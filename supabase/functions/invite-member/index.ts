@@ -46,9 +46,7 @@ serve(['POST'], async (req) => {
       .select('site_name, sender_name, sender_email, reply_to, postal_address')
       .single();
     if (settings.data) {
-      sendInBackground(
-        Promise.resolve(addedToTeamMail(settings.data as MailSettings, email, role)),
-      );
+      sendInBackground(() => addedToTeamMail(settings.data as MailSettings, email, role));
     }
     return json({ member });
   }

@@ -7,12 +7,12 @@ import { parsePreferencesRequest } from './input.ts';
 
 export async function handlePreferences(req: Request): Promise<Response> {
   if (req.method === 'GET') {
-    const { subscriberId } = await readSelfServiceToken(tokenFrom(req), 'preferences');
+    const { subscriberId } = readSelfServiceToken(tokenFrom(req), 'preferences');
     return json(await rpc('get_preferences', { p_subscriber: subscriberId }));
   }
   const body = await readJsonObject(req);
   const request = parsePreferencesRequest(body);
-  const { subscriberId } = await readSelfServiceToken(tokenFrom(req, body), 'preferences');
+  const { subscriberId } = readSelfServiceToken(tokenFrom(req, body), 'preferences');
   switch (request.kind) {
     case 'update':
       return json(

@@ -53,7 +53,7 @@ async function sendTest(request: CampaignRequest, callerEmail: string): Promise<
   // The footer links of a test point at no subscriber, so they do nothing when followed.
   const nobody = '00000000-0000-0000-0000-000000000000';
   for (const email of emails) {
-    await sendMail(await campaignMail(context, { id: nobody, email }, { test: true }));
+    await sendMail(campaignMail(context, { id: nobody, email }, { test: true }));
   }
   return json({ sent: emails });
 }

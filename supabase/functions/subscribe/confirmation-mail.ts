@@ -21,11 +21,8 @@ export interface PendingSignup {
   settings: MailSettings;
 }
 
-export async function confirmationMail(
-  signup: PendingSignup,
-  now = Date.now(),
-): Promise<OutgoingMail> {
-  const token = await signToken({
+export function confirmationMail(signup: PendingSignup, now = Date.now()): OutgoingMail {
+  const token = signToken({
     p: 'confirm',
     s: signup.subscriber_id,
     l: signup.lists,

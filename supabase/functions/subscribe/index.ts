@@ -46,6 +46,7 @@ serve(['POST'], async (req) => {
     });
   }
   // Sent after answering: the time to answer then does not tell a known address from a new one.
-  if (result.mail) sendInBackground(confirmationMail(result.mail));
+  const mail = result.mail;
+  if (mail) sendInBackground(() => confirmationMail(mail));
   return json({ status: result.status! });
 });

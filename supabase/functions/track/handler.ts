@@ -25,7 +25,7 @@ const NO_STORE = {
 
 export async function handleTrack(req: Request): Promise<Response> {
   const params = new URL(req.url).searchParams;
-  const token = await readTrackToken(params.get('t'), params.get('u'));
+  const token = readTrackToken(params.get('t'), params.get('u'));
   await record(token, req.headers.get('user-agent'));
   if (token.kind === 'click') {
     return new Response(null, { status: 302, headers: { ...NO_STORE, Location: token.url! } });

@@ -21,7 +21,7 @@ function masked(view: UnsubscribeView): UnsubscribeView {
 
 export async function handleUnsubscribe(req: Request): Promise<Response> {
   if (req.method === 'GET') {
-    const token = await readSelfServiceToken(tokenFrom(req), 'unsubscribe');
+    const token = readSelfServiceToken(tokenFrom(req), 'unsubscribe');
     const view = await rpc<UnsubscribeView>('get_unsubscribe', {
       p_subscriber: token.subscriberId,
       p_lists: token.listIds,
@@ -49,7 +49,7 @@ async function oneClick(req: Request): Promise<Response> {
   if (form.get('List-Unsubscribe') !== 'One-Click') {
     throw invalidInput('List-Unsubscribe', 'must be One-Click');
   }
-  const token = await readSelfServiceToken(tokenFrom(req), 'unsubscribe');
+  const token = readSelfServiceToken(tokenFrom(req), 'unsubscribe');
   await rpc('unsubscribe_with_campaign', {
     p_subscriber: token.subscriberId,
     p_lists: token.listIds,
@@ -66,7 +66,7 @@ async function pageAction(req: Request): Promise<Response> {
   if (action !== 'unsubscribe' && action !== 'resubscribe') {
     throw invalidInput('action', 'must be "unsubscribe" or "resubscribe"');
   }
-  const token = await readSelfServiceToken(tokenFrom(req, body), 'unsubscribe');
+  const token = readSelfServiceToken(tokenFrom(req, body), 'unsubscribe');
   const view =
     action === 'unsubscribe'
       ? await rpc<UnsubscribeView>('unsubscribe_with_campaign', {
@@ -81,6 +81,6 @@ async function pageAction(req: Request): Promise<Response> {
         });
   // The page links to preferences: that link sits in the same email footer as this one, so
   // whoever holds the unsubscribe token already holds it; the one-click answer stays bare.
-  const { preferences } = await subscriberLinks(token.subscriberId);
+  const { preferences } = subscriberLinks(token.subscriberId);
   return json({ ...masked(view), preferences_url: preferences });
 }
