@@ -43,13 +43,19 @@ export function csvToObjects(text: string): Array<Record<string, string | null>>
   });
 }
 
+/** Whether a body of this Content-Type is read as JSON (also the default when none is given). */
+export function isJsonBody(contentType: string | null): boolean {
+  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || type === '' || type.endsWith('+json');
+}
+
 /**
  * Parses a POST/PATCH/PUT body by its Content-Type. `isRpc` allows an empty JSON body (no
  * arguments); for tables an empty body is "Empty or invalid json" like upstream.
  */
 export function parsePayload(text: string, contentType: string | null, isRpc: boolean): unknown {
   const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-  if (type === 'application/json' || type === '' || type.endsWith('+json')) {
+  if (isJsonBody(contentType)) {
     if (text.trim() === '' && isRpc) return {};
     try {
       return JSON.parse(text) as unknown;

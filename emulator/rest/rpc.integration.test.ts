@@ -9,6 +9,20 @@ beforeAll(async () => {
 afterAll(() => f?.emu.stop());
 
 describe('rpc', () => {
+  it('hands Postgres the JSON body unchanged: numbers keep digits a double would lose', async () => {
+    const post = (path: string, body: string) =>
+      f.rest(path, { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+    const pi = '3.14159265358979323846264338327950288';
+    let res = await post('/rpc/digits', `{"n": ${pi}}`);
+    expect([res.status, await res.json()]).toEqual([200, pi]);
+    // The whole body of a single unnamed json/jsonb parameter, too.
+    res = await post('/rpc/echo', '{"big": 123456789012345678901234567890}');
+    expect([res.status, await res.text()]).toEqual([
+      200,
+      '{"big": 123456789012345678901234567890}',
+    ]);
+  });
+
   it('calls with named arguments by POST and by GET', async () => {
     expect(await f.anon.rpc('add', { a: 2, b: 3 })).toMatchObject({ data: 5, status: 200 });
     const res = await f.rest('/rpc/add?a=20&b=22');

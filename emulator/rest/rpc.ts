@@ -81,6 +81,11 @@ export interface RpcRequest {
   fn: DbFunction;
   /** Named arguments (POST body or GET query values), or the whole body for a json-body function. */
   args: unknown;
+  /**
+   * The JSON text `args` was parsed from (a POST body), handed to Postgres unchanged as PostgREST
+   * does, so a number keeps every digit (JSON.parse would round it to a double); null: stringify.
+   */
+  argsJson: string | null;
   query: ParsedQuery;
   prefs: Preferences;
   shape: BodyShape;
@@ -89,11 +94,12 @@ export interface RpcRequest {
 /** The call expression and the FROM items that turn the JSON arguments into typed values. */
 function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; argsFrom: string } {
   const name = `${ident(r.fn.schema)}.${ident(r.fn.name)}`;
+  const json = () => r.argsJson ?? JSON.stringify(r.args);
   if (
     takesWholeBody(r.fn) &&
     !(typeof r.args === 'object' && r.args !== null && r.fn.args[0]!.name in r.args)
   ) {
-    return { call: `${name}(${add(JSON.stringify(r.args))}::${r.fn.args[0]!.type})`, argsFrom: '' };
+    return { call: `${name}(${add(json())}::${r.fn.args[0]!.type})`, argsFrom: '' };
   }
   const given = Object.keys(r.args as object);
   const used = r.fn.args.filter((a) => given.includes(a.name));
@@ -103,7 +109,7 @@ function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; ar
   const call = `${name}(${used.map((a) => `${ident(a.name)} := pgrst_args.${ident(a.name)}`).join(', ')})`;
   return {
     call,
-    argsFrom: `json_to_record(${add(JSON.stringify(r.args))}::json) as pgrst_args(${defs})`,
+    argsFrom: `json_to_record(${add(json())}::json) as pgrst_args(${defs})`,
   };
 }
 

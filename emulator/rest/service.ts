@@ -10,7 +10,7 @@ import {
 import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
-import { parsePayload } from './payload.js';
+import { isJsonBody, parsePayload } from './payload.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
@@ -68,6 +68,7 @@ export function createRestService({
     cache: SchemaCache,
     caller: Caller,
     payload: unknown,
+    payloadJson: string | null,
   ): Promise<PlainResponse> {
     const url = req.url;
     const path = url.pathname.slice(PREFIX.length).replace(/\/+$/, '') || '/';
@@ -139,7 +140,18 @@ export function createRestService({
         : query.rest.map(([k]) => k);
       const fn = chooseFunction(cache, schema, segments[1]!, names, isPost);
       return inTransaction(
-        (tx) => handleRpc({ tx, method, cache, fn, args, query, prefs, shape }),
+        (tx) =>
+          handleRpc({
+            tx,
+            method,
+            cache,
+            fn,
+            args,
+            argsJson: isPost ? payloadJson : null,
+            query,
+            prefs,
+            shape,
+          }),
         { fnSettings: fn.hoistedSettings },
       );
     }
@@ -180,21 +192,22 @@ export function createRestService({
     let caller: Caller | null = null;
     try {
       caller = await callerFromRequest(req.headers);
-      const payload = ['POST', 'PATCH', 'PUT'].includes(req.method)
-        ? parsePayload(
-            await req.text(),
-            req.headers.get('content-type'),
-            /^\/rest\/v1\/rpc\//.test(req.url.pathname),
-          )
-        : undefined;
+      const text = ['POST', 'PATCH', 'PUT'].includes(req.method) ? await req.text() : null;
+      const contentType = req.headers.get('content-type');
+      const payload =
+        text === null
+          ? undefined
+          : parsePayload(text, contentType, /^\/rest\/v1\/rpc\//.test(req.url.pathname));
+      // A JSON body's own text, for what Postgres reads unchanged (see RpcRequest.argsJson).
+      const payloadJson = text !== null && isJsonBody(contentType) && text.trim() ? text : null;
       let cache = await cacheOrPgrst002(store.get());
       try {
-        return await run(req, cache, caller, payload);
+        return await run(req, cache, caller, payload, payloadJson);
       } catch (err) {
         if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
         // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
         cache = await cacheOrPgrst002(store.reload());
-        return await run(req, cache, caller, payload);
+        return await run(req, cache, caller, payload, payloadJson);
       }
     } catch (err) {
       if (err instanceof RestError) return errorResponse(err, req.method);

@@ -86,6 +86,7 @@ create function public.first_book() returns public.books language sql stable
 create function public.series(n int) returns setof int language sql immutable
   as 'select generate_series(1, n)';
 create function public.echo(jsonb) returns jsonb language sql immutable as 'select $1';
+create function public.digits(n numeric) returns text language sql immutable as 'select n::text';
 create function public.whoami() returns jsonb language sql stable as $$
   select jsonb_build_object('role', current_user, 'sub', auth.uid(),
     'method', current_setting('request.method', true), 'path', current_setting('request.path', true),
