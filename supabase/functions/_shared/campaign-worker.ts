@@ -12,7 +12,7 @@ import {
 } from './campaign-mail.ts';
 import { sendRate, takeSendSlot } from './send-rate.ts';
 import { sendSlots } from './send-slots.ts';
-import { queueRpc, recorder, type Outcome } from './delivery-results.ts';
+import { queueRpc, recordResult, type Outcome } from './delivery-results.ts';
 import type { MailSettings } from './subscriber-mail.ts';
 import type { QueueOptions, QueueResult } from './campaign-queue.ts';
 
@@ -273,7 +273,7 @@ export class Worker {
     const { outcome, errorText, messageId, sentAt } = attempt;
     // Waits until the result is written, so a run never has more sent-but-unrecorded messages than
     // sends in flight (what a crash could make arrive twice).
-    const recorded = await recorder.record({
+    const recorded = await recordResult({
       campaign_id: row.campaign_id,
       subscriber_id: row.subscriber_id,
       claim_token: batch.token,

@@ -2,6 +2,7 @@
 // function process, and the queue's RPCs run again when Postgres picks them as a deadlock victim.
 import { adminClient } from './db.ts';
 import { AppError } from './errors.ts';
+import { writeGroups } from './write-groups.ts';
 
 /** Deadlock or serialization failure: Postgres rolled the whole transaction back, so it may run again. */
 const TRANSIENT_SQL_ERRORS = new Set(['40P01', '40001']);
@@ -60,68 +61,23 @@ export interface Recorded {
 }
 
 /**
- * Writes results with record_deliveries, in groups, for every run in this process: a group goes
- * once it has GROUP_LIMIT results or its oldest has waited GROUP_WAIT_MS, and never while another
- * write is under way. A busy process thus makes one round trip (and takes each campaign row lock
- * once) per group instead of per message, and its runs never queue behind each other for that lock.
+ * Writes a result with record_deliveries, in groups shared by every run in this process (see
+ * write-groups.ts): a busy process thus makes one round trip, and takes each campaign row lock
+ * once, per group instead of per message, and its runs never queue behind each other for that lock.
+ * Resolves once the result is written (rejects with the write's error).
  */
-class Recorder {
-  private pending: { result: DeliveryResult; done: (recorded: Recorded | Error) => void }[] = [];
-  private writing = false;
-  /** Armed by the oldest pending result; `due` once it fired (the write may have to wait for the one under way). */
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private due = false;
-
-  /** Resolves once the result is written (rejects with the write's error). */
-  record(result: DeliveryResult): Promise<Recorded> {
-    return new Promise((resolve, reject) => {
-      this.pending.push({ result, done: (r) => (r instanceof Error ? reject(r) : resolve(r)) });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    if (this.pending.length === 0) return;
-    if (this.due || this.pending.length >= GROUP_LIMIT) this.write();
-    else
-      this.timer ??= setTimeout(() => {
-        this.timer = null;
-        this.due = true;
-        this.write();
-      }, GROUP_WAIT_MS);
-  }
-
-  private write(): void {
-    if (this.writing || this.pending.length === 0) return;
-    if (this.timer !== null) clearTimeout(this.timer);
-    this.timer = null;
-    this.writing = true;
-    const group = this.pending.splice(0, GROUP_LIMIT);
-    // Whatever did not fit has waited as long as this group: it goes as soon as this write is done.
-    this.due = this.pending.length > 0;
-    queueRpc<{ outcomes: Record<string, Outcome>; finished: string[] }>('record_deliveries', {
-      p_results: group.map((g) => g.result),
-      p_max_attempts: MAX_ATTEMPTS,
-    })
-      .then(({ outcomes, finished }) => {
-        const unfinished = new Set(finished);
-        for (const { result, done } of group) {
-          // A campaign finished by this group is counted once, by the first of its results here.
-          done({
-            outcome: outcomes[`${result.campaign_id}/${result.subscriber_id}`] ?? null,
-            finished: unfinished.delete(result.campaign_id),
-          });
-        }
-      })
-      .catch((error) => {
-        const failure = error instanceof Error ? error : new Error(String(error));
-        for (const g of group) g.done(failure);
-      })
-      .finally(() => {
-        this.writing = false;
-        this.schedule();
-      });
-  }
-}
-
-export const recorder = new Recorder();
+export const recordResult = writeGroups<DeliveryResult, Recorded>(
+  async (group) => {
+    const { outcomes, finished } = await queueRpc<{
+      outcomes: Record<string, Outcome>;
+      finished: string[];
+    }>('record_deliveries', { p_results: group, p_max_attempts: MAX_ATTEMPTS });
+    const unfinished = new Set(finished);
+    // A campaign finished by this group is counted once, by the first of its results here.
+    return group.map((result) => ({
+      outcome: outcomes[`${result.campaign_id}/${result.subscriber_id}`] ?? null,
+      finished: unfinished.delete(result.campaign_id),
+    }));
+  },
+  { limit: GROUP_LIMIT, waitMs: GROUP_WAIT_MS },
+);
