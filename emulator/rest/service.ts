@@ -170,6 +170,7 @@ export function createRestService({
       prefs,
       shape,
       payload,
+      payloadJson,
       maxRows: config.api.maxRows,
     };
     // A read sends one query, and a read-only transaction cannot be changed by what follows it.

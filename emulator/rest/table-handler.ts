@@ -35,6 +35,8 @@ export interface TableRequest {
   shape: BodyShape;
   /** Parsed JSON payload (POST/PATCH). */
   payload: unknown;
+  /** The JSON text `payload` was parsed from, or null (a CSV or form body). */
+  payloadJson: string | null;
   maxRows: number;
 }
 
@@ -76,6 +78,15 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
     },
     body: r.method === 'HEAD' ? null : row.body,
   };
+}
+
+/**
+ * The rows to insert as one JSON array text for Postgres to read: the body as sent when it was
+ * JSON (an object wrapped in brackets), so numbers keep every digit, as PostgREST hands it over.
+ */
+function rowsJson(r: TableRequest, rows: Row[]): string {
+  if (r.payloadJson === null) return JSON.stringify(rows);
+  return Array.isArray(r.payload) ? r.payloadJson : `[${r.payloadJson}]`;
 }
 
 function payloadRows(payload: unknown): Row[] {
@@ -171,7 +182,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     checkColumns(r.table, columns);
     if (r.query.onConflict) checkColumns(r.table, r.query.onConflict);
     if (rows.length === 0) return writeResponse(r, { total: null, page_total: 0, body: '[]' });
-    mutation = insertSql(r.table, params, rows, columns, {
+    mutation = insertSql(r.table, params, { rows, json: rowsJson(r, rows) }, columns, {
       missingDefault: r.prefs.missing === 'default',
       onConflict: r.query.onConflict,
       resolution: r.prefs.resolution,
@@ -180,11 +191,17 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
   } else if (putRow) {
     const row = putRow;
     isUpsertMerge = true;
-    mutation = insertSql(r.table, params, [row], Object.keys(row), {
-      missingDefault: false,
-      onConflict: r.table.primaryKey,
-      resolution: 'merge-duplicates',
-    });
+    mutation = insertSql(
+      r.table,
+      params,
+      { rows: [row], json: rowsJson(r, [row]) },
+      Object.keys(row),
+      {
+        missingDefault: false,
+        onConflict: r.table.primaryKey,
+        resolution: 'merge-duplicates',
+      },
+    );
   } else if (r.method === 'PATCH') {
     const [body] = payloadRows(r.payload);
     if (Array.isArray(r.payload) || !body)

@@ -37,17 +37,28 @@ export interface InsertOptions {
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
 }
 
-/** `insert into … as pgrst_0 (…) values …[ on conflict …]` (no RETURNING; callers add it). */
+/**
+ * `insert into … as pgrst_0 (…) select … from json_populate_recordset(…)[ on conflict …]`, as
+ * PostgREST builds it: the rows' JSON text is one parameter that Postgres reads once. With
+ * `missing=default` each row is a VALUES tuple instead, so a key a row lacks can be `default`.
+ * (No RETURNING; callers add it.)
+ */
 export function insertSql(
   table: Table,
   params: Params,
-  rows: Row[],
+  body: { rows: Row[]; json: string },
   columns: string[],
   opts: InsertOptions,
 ): string {
+  const { rows } = body;
   const target = `${qualified(table)} as pgrst_0`;
   let sql: string;
-  if (columns.length === 0) {
+  if (columns.length > 0 && !opts.missingDefault) {
+    const list = columns.map(ident).join(', ');
+    sql =
+      `insert into ${target} (${list}) select ${list} ` +
+      `from json_populate_recordset(null::${qualified(table)}, ${params.add(body.json)}::json) as pgrst_body`;
+  } else if (columns.length === 0) {
     // `{}` rows: every column takes its default.
     const first = table.columns.find((c) => !c.generated);
     if (!first || rows.length <= 1) sql = `insert into ${target} default values`;

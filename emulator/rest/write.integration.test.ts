@@ -36,6 +36,26 @@ describe('insert', () => {
     ]);
   });
 
+  it('hands Postgres the JSON body unchanged: a bigint past 2^53 keeps its last digit', async () => {
+    // JSON.parse would read 9007199254740993 as 9007199254740992; PostgREST passes the text on.
+    for (const [sku, body] of [
+      ['one', '{"id": 9007199254740993, "sku": "one"}'],
+      ['many', '[{"id": 9007199254740995, "sku": "many"}]'],
+    ]) {
+      const res = await f.rest('/items', {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json' },
+      });
+      expect(res.status).toBe(201);
+      const { rows } = await f.emu.db.query<{ id: string }>(
+        'select id::text from public.items where sku = $1',
+        [sku],
+      );
+      expect(rows).toEqual([{ id: sku === 'one' ? '9007199254740993' : '9007199254740995' }]);
+    }
+  });
+
   it('inserts null for a missing key unless Prefer: missing=default', async () => {
     const missing = await f.anon.from('items').insert([{ sku: 'n', qty: 2 }, { sku: 'o' }]);
     expect(missing.status).toBe(400);
