@@ -309,3 +309,38 @@ test('a viewer sees a draft read-only; a missing campaign says so', async ({ pag
   await page.goto('/admin/campaigns/edit/');
   await expect(page.getByText('Only editors can create campaigns.')).toBeVisible();
 });
+
+test('the preview renderer loads after the form; if its download fails, Retry brings it', async ({
+  page,
+}) => {
+  const editor = await createTeamUser('editor');
+  const id = await draftCampaign(`Preview retry ${randomUUID().slice(0, 6)}`, []);
+  // The renderer's chunk is the one that carries the preview page's empty-body text.
+  let refuse = true;
+  let refused = 0;
+  await page.route('**/_next/static/chunks/**', async (route) => {
+    const response = await route.fetch();
+    const text = await response.text();
+    if (refuse && text.includes('Write Markdown on the left')) {
+      refused += 1;
+      return route.abort();
+    }
+    return route.fulfill({ response, body: text });
+  });
+
+  await signInWithPassword(page, editor, `/admin/campaigns/edit/?id=${id}`);
+  await expect(page.getByLabel('Subject')).toBeEditable();
+  await expect(page.getByText('The preview could not be loaded.')).toBeVisible();
+  expect(refused).toBeGreaterThan(0);
+  await expectNoAxeViolations(page, 'preview failed');
+  await page.getByText('The preview could not be loaded.').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/admin-campaign-editor-preview-failed.png' });
+  refuse = false;
+  await page.getByRole('button', { name: 'Retry' }).click();
+  await expect(
+    page
+      .frameLocator('[data-testid="campaign-preview"]')
+      .getByRole('heading', { name: /Preview retry/ }),
+  ).toBeVisible();
+  await expect(page.getByText('The preview could not be loaded.')).toHaveCount(0);
+});
