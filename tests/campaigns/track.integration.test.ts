@@ -1,6 +1,7 @@
 // Opt-in tracking over HTTP (SPEC §3, §7): with the switches on, a campaign message caught in
 // MailDev carries a signed pixel and signed click links that record opened/clicked with the
 // campaign; tampered links are refused; with the switches off nothing is added or recorded.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { sql, waitForMail, type CaughtMail } from '../functions/kit';
@@ -113,6 +114,13 @@ describe('with tracking on', () => {
     expect(await eventsOf(emu, email, ['clicked'])).toEqual([
       { type: 'clicked', campaign_id: campaignId, data: { url: POST } },
     ]);
+  });
+
+  it('signs the SHA-256 of the URL, base64url, in a click token (links already sent keep working)', () => {
+    const [link] = trackUrls(mail).links;
+    const [body] = new URL(link!).searchParams.get('t')!.split('.');
+    const payload = JSON.parse(Buffer.from(body!, 'base64url').toString('utf8')) as { h?: string };
+    expect(payload.h).toBe(createHash('sha256').update(POST).digest('base64url'));
   });
 
   it('refuses a changed URL or token with token_invalid and records nothing', async () => {
