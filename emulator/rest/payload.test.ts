@@ -1,6 +1,6 @@
 // Unit tests for request-body parsing.
 import { describe, expect, it } from 'vitest';
-import { csvToObjects, parsePayload } from './payload.js';
+import { csvToObjects, jsonText, parsePayload } from './payload.js';
 
 describe('parsePayload', () => {
   it('parses JSON, form-urlencoded and CSV bodies', () => {
@@ -23,5 +23,17 @@ describe('parsePayload', () => {
       'Content-Type not acceptable: text/plain',
     );
     expect(() => csvToObjects('a,b\n1\n')).toThrow('All lines must have same number of fields');
+  });
+});
+
+describe('jsonText', () => {
+  it('is the body as sent for a JSON type (or none), null when empty or another type', () => {
+    const body = '{"n": 3.14159265358979323846}';
+    expect(jsonText(body, 'application/json; charset=utf-8')).toBe(body);
+    expect(jsonText(body, null)).toBe(body);
+    expect(jsonText(body, 'application/vnd.api+json')).toBe(body);
+    expect(jsonText('  ', 'application/json')).toBeNull();
+    expect(jsonText('a=1', 'application/x-www-form-urlencoded')).toBeNull();
+    expect(jsonText('a\n1', 'text/csv')).toBeNull();
   });
 });

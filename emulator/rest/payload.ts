@@ -43,10 +43,19 @@ export function csvToObjects(text: string): Array<Record<string, string | null>>
   });
 }
 
-/** Whether a body of this Content-Type is read as JSON (also the default when none is given). */
-export function isJsonBody(contentType: string | null): boolean {
-  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-  return type === 'application/json' || type === '' || type.endsWith('+json');
+/** The media type of a Content-Type header, lower case; JSON when none is given. */
+const mediaType = (contentType: string | null) =>
+  (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
+
+const isJsonType = (type: string) =>
+  type === 'application/json' || type === '' || type.endsWith('+json');
+
+/**
+ * A JSON body's own text, for Postgres to read as sent (PostgREST hands the body over unchanged,
+ * so a number keeps digits JSON.parse would round); null for an empty body or another type.
+ */
+export function jsonText(text: string, contentType: string | null): string | null {
+  return isJsonType(mediaType(contentType)) && text.trim() !== '' ? text : null;
 }
 
 /**
@@ -54,8 +63,8 @@ export function isJsonBody(contentType: string | null): boolean {
  * arguments); for tables an empty body is "Empty or invalid json" like upstream.
  */
 export function parsePayload(text: string, contentType: string | null, isRpc: boolean): unknown {
-  const type = (contentType ?? 'application/json').split(';')[0]!.trim().toLowerCase();
-  if (isJsonBody(contentType)) {
+  const type = mediaType(contentType);
+  if (isJsonType(type)) {
     if (text.trim() === '' && isRpc) return {};
     try {
       return JSON.parse(text) as unknown;

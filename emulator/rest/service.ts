@@ -10,7 +10,7 @@ import {
 import type { Service } from '../gateway/types.js';
 import type { EmulatorKeys } from '../keys.js';
 import { errorResponse, fromPgError, isPgError, RestError, tableNotFound } from './errors.js';
-import { isJsonBody, parsePayload } from './payload.js';
+import { jsonText, parsePayload } from './payload.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
@@ -199,8 +199,7 @@ export function createRestService({
         text === null
           ? undefined
           : parsePayload(text, contentType, /^\/rest\/v1\/rpc\//.test(req.url.pathname));
-      // A JSON body's own text, for what Postgres reads unchanged (see RpcRequest.argsJson).
-      const payloadJson = text !== null && isJsonBody(contentType) && text.trim() ? text : null;
+      const payloadJson = text === null ? null : jsonText(text, contentType);
       let cache = await cacheOrPgrst002(store.get());
       try {
         return await run(req, cache, caller, payload, payloadJson);
