@@ -3,6 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import pg from 'pg';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from './start.js';
 
 /** Paths relative to `supabase/` → contents; null deletes the file. */
@@ -69,4 +70,30 @@ export async function startTestProject(
     await project.remove();
     throw err;
   }
+}
+
+/**
+ * startTestProject with the wire protocol on a free port and one `pg.Client` connected to it, for
+ * tests that act as a wire client (psql, the CLI). `stop()` ends the client first.
+ */
+export async function startTestProjectWithClient(
+  tag: string,
+  files: ProjectFiles = {},
+): Promise<{ emu: RunningEmulator; dir: string; client: pg.Client; stop(): Promise<void> }> {
+  const project = await startTestProject(tag, files, { dbPort: 0 });
+  const client = new pg.Client({ connectionString: project.emu.dbUrl! });
+  try {
+    await client.connect();
+  } catch (err) {
+    await project.stop();
+    throw err;
+  }
+  return {
+    ...project,
+    client,
+    async stop() {
+      await client.end();
+      await project.stop();
+    },
+  };
 }

@@ -1,8 +1,7 @@
 // pg_cron stand-in end to end: a hosted-style migration schedules jobs, the emulator runs them.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEmulator } from '../index.js';
-import { startTestProject } from '../test-project.js';
+import { startTestProjectWithClient } from '../test-project.js';
 import { parseSchedule } from './schedule.js';
 
 // The same migration works on hosted Supabase, where both extensions are installable.
@@ -17,8 +16,7 @@ select cron.schedule('tick', '1 seconds', $$insert into public.ticks default val
 select cron.schedule('broken', '1 seconds', $$insert into public.missing default values$$);
 `;
 
-let project: Awaited<ReturnType<typeof startTestProject>>;
-let emu: RunningEmulator;
+let project: Awaited<ReturnType<typeof startTestProjectWithClient>>;
 let client: pg.Client;
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -46,18 +44,13 @@ const count = async (sql: string, params: unknown[] = []) =>
   Number((await client.query<{ n: string }>(sql, params)).rows[0]!.n);
 
 beforeAll(async () => {
-  project = await startTestProject(
-    'cron',
-    { 'migrations/20260101000000_schedule.sql': MIGRATION },
-    { dbPort: 0 },
-  );
-  emu = project.emu;
-  client = new pg.Client({ connectionString: emu.dbUrl! });
-  await client.connect();
+  project = await startTestProjectWithClient('cron', {
+    'migrations/20260101000000_schedule.sql': MIGRATION,
+  });
+  ({ client } = project);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.end();
   await project?.stop();
 });
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
-import { startTestProject } from '../test-project.js';
+import { startTestProjectWithClient } from '../test-project.js';
 
 interface Seen {
   method: string;
@@ -13,7 +13,7 @@ interface Seen {
   body: string;
 }
 
-let project: Awaited<ReturnType<typeof startTestProject>>;
+let project: Awaited<ReturnType<typeof startTestProjectWithClient>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 let server: Server;
@@ -72,18 +72,13 @@ beforeAll(async () => {
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   target = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  project = await startTestProject(
-    'net',
-    { 'migrations/20260101000000_process_queue.sql': migration(target) },
-    { dbPort: 0 },
-  );
-  emu = project.emu;
-  client = new pg.Client({ connectionString: emu.dbUrl! });
-  await client.connect();
+  project = await startTestProjectWithClient('net', {
+    'migrations/20260101000000_process_queue.sql': migration(target),
+  });
+  ({ emu, client } = project);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.end();
   await project?.stop();
   server?.closeAllConnections();
   await new Promise((done) => server?.close(done));

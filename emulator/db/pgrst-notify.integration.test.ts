@@ -3,21 +3,18 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
-import { startTestProject } from '../test-project.js';
+import { startTestProjectWithClient } from '../test-project.js';
 
-let project: Awaited<ReturnType<typeof startTestProject>>;
+let project: Awaited<ReturnType<typeof startTestProjectWithClient>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 
 beforeAll(async () => {
-  project = await startTestProject('pgrst-notify', {}, { dbPort: 0 });
-  emu = project.emu;
-  client = new pg.Client({ connectionString: emu.dbUrl! });
-  await client.connect();
+  project = await startTestProjectWithClient('pgrst-notify', {});
+  ({ emu, client } = project);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.end();
   await project?.stop();
 });
 

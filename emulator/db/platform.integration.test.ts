@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
-import { startTestProject } from '../test-project.js';
+import { startTestProjectWithClient } from '../test-project.js';
 import { bootstrapPlatform } from './bootstrap.js';
 
 const BOOTSTRAP_DIR = fileURLToPath(new URL('./bootstrap/', import.meta.url));
@@ -82,7 +82,7 @@ create trigger on_auth_user_created after insert on auth.users
 const USER = '6f1b2a3c-0000-4000-8000-000000000001';
 const claims = JSON.stringify({ sub: USER, role: 'authenticated' });
 
-let project: Awaited<ReturnType<typeof startTestProject>>;
+let project: Awaited<ReturnType<typeof startTestProjectWithClient>>;
 let emu: RunningEmulator;
 let client: pg.Client;
 
@@ -108,21 +108,14 @@ async function sqlError(promise: Promise<unknown>): Promise<{ code?: string; mes
 }
 
 beforeAll(async () => {
-  project = await startTestProject(
-    'platform',
-    {
-      'migrations/20260101000000_hosted_style.sql': BASE_MIGRATION,
-      ...(hasAuthUsers ? { 'migrations/20260101000100_profiles.sql': AUTH_MIGRATION } : {}),
-    },
-    { dbPort: 0 },
-  );
-  emu = project.emu;
-  client = new pg.Client({ connectionString: emu.dbUrl! });
-  await client.connect();
+  project = await startTestProjectWithClient('platform', {
+    'migrations/20260101000000_hosted_style.sql': BASE_MIGRATION,
+    ...(hasAuthUsers ? { 'migrations/20260101000100_profiles.sql': AUTH_MIGRATION } : {}),
+  });
+  ({ emu, client } = project);
 }, 60_000);
 
 afterAll(async () => {
-  await client?.end();
   await project?.stop();
 });
 
