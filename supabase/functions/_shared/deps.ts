@@ -3,6 +3,7 @@
 export { createClient, type SupabaseClient } from 'npm:@supabase/supabase-js@2.119.1';
 export { default as nodemailer } from 'npm:nodemailer@10.6.0';
 export * as qp from 'npm:nodemailer@10.6.0/lib/qp';
+export { default as SMTPConnection } from 'npm:nodemailer@10.6.0/lib/smtp-connection';
 // Campaign rendering: Markdown to HTML, then a sanitiser that keeps only safe tags and URLs.
 export { marked, Lexer, type Token, type Tokens } from 'npm:marked@18.2.1';
 export { default as sanitizeHtml } from 'npm:sanitize-html@2.18.1';

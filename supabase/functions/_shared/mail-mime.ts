@@ -68,3 +68,44 @@ export function mimeMessage(
     `--${boundary}--\r\n`
   );
 }
+
+/** A message ready for the SMTP pool: its bytes, envelope and Message-ID. */
+export interface FinishedMessage {
+  message: Uint8Array;
+  envelope: { from: string; to: string[] };
+  messageId: string;
+}
+
+/** What composedMessage uses of a nodemailer transport made with `{ streamTransport: true, buffer: true }`. */
+export interface Composer {
+  sendMail(mail: Record<string, unknown>): Promise<{
+    message: unknown;
+    envelope: { from: string | false; to: string[] };
+    messageId: string;
+  }>;
+}
+
+/**
+ * The whole message as nodemailer composes it, for what mimeMessage's rules do not cover (a
+ * non-ASCII address or header value): the same fields, encoded by nodemailer's rules.
+ */
+export async function composedMessage(
+  composer: Composer,
+  mail: {
+    from: string;
+    to: string;
+    subject: string;
+    text: string;
+    html?: string;
+    replyTo?: string;
+    headers?: Record<string, string>;
+    messageId?: string;
+  },
+): Promise<FinishedMessage> {
+  const info = await composer.sendMail({ ...mail });
+  return {
+    message: info.message as Uint8Array,
+    envelope: { from: info.envelope.from || '', to: info.envelope.to },
+    messageId: String(info.messageId || mail.messageId || ''),
+  };
+}

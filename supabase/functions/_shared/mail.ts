@@ -1,7 +1,16 @@
 // Outgoing mail (SPEC §7): SMTP (MailDev locally; POSTBOX_SMTP_*) or one HTTP email API
 // (POSTBOX_MAIL_API_URL + POSTBOX_MAIL_API_KEY, a Resend-style JSON POST), chosen by environment.
-import { nodemailer, qp } from './deps.ts';
-import { headerLine, isHeaderSafe, mailDate, mimeMessage } from './mail-mime.ts';
+import { nodemailer, qp, SMTPConnection } from './deps.ts';
+import {
+  composedMessage,
+  headerLine,
+  isHeaderSafe,
+  mailDate,
+  mimeMessage,
+  type Composer,
+  type FinishedMessage,
+} from './mail-mime.ts';
+import { smtpPool, type SmtpConnection } from './smtp-pool.ts';
 
 export interface OutgoingMail {
   from: string;
@@ -30,34 +39,39 @@ interface SenderHead {
   envelopeFrom: string;
 }
 
+const textEncoder = new TextEncoder();
 const ADDR_SPEC = /^[^\s<>(),;:"@]+@[^\s<>(),;:"@]+$/;
 const SENDER_HEADERS = new Set(['from', 'reply-to', 'subject']);
 
 /**
- * The SMTP transport writes the MIME text itself (mail-mime.ts) and hands nodemailer only the
- * finished bytes: composing with nodemailer costs about a millisecond of CPU per message in its
- * streams, which a campaign of 100,000 pays in full on one thread. nodemailer still encodes what
- * needs its rules (From, Reply-To and Subject, once per distinct sender and subject) and composes
- * whole any message with something unusual (a non-ASCII address or header value).
+ * The SMTP transport writes the MIME text itself (mail-mime.ts) and hands the finished bytes to a
+ * pool of nodemailer's SMTP connections (smtp-pool.ts): composing with nodemailer costs about a
+ * millisecond of CPU per message in its streams, which a campaign of 100,000 pays in full on one
+ * thread. nodemailer still encodes what needs its rules (From, Reply-To and Subject, once per
+ * distinct sender and subject) and composes whole any message with something unusual (a non-ASCII
+ * address or header value); that text goes through the same pool.
  */
 function smtpTransport(): Transport {
   const port = Number(Deno.env.get('POSTBOX_SMTP_PORT') ?? '54325');
   const user = Deno.env.get('POSTBOX_SMTP_USER');
-  const mailer = nodemailer.createTransport({
+  const connectionOptions = {
     host: Deno.env.get('POSTBOX_SMTP_HOST') ?? '127.0.0.1',
     port,
     secure: (Deno.env.get('POSTBOX_SMTP_SECURE') ?? (port === 465 ? 'true' : 'false')) === 'true',
-    auth: user ? { user, pass: Deno.env.get('POSTBOX_SMTP_PASSWORD') ?? '' } : undefined,
-    pool: true,
-    maxConnections: Number(Deno.env.get('POSTBOX_SMTP_MAX_CONNECTIONS') ?? 16),
     connectionTimeout: 10_000,
     socketTimeout: 20_000,
+  };
+  const pool = smtpPool({
+    create: () => new SMTPConnection(connectionOptions) as unknown as SmtpConnection,
+    auth: user ? { user, pass: Deno.env.get('POSTBOX_SMTP_PASSWORD') ?? '' } : undefined,
+    maxConnections: Number(Deno.env.get('POSTBOX_SMTP_MAX_CONNECTIONS') ?? 16),
+    maxMessages: 100,
   });
   const composer = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,
     newline: '\r\n',
-  });
+  }) as unknown as Composer;
   const heads = new Map<string, Promise<SenderHead>>();
   const boundaryPrefix = crypto.randomUUID().replace(/-/g, '');
   let boundaryCount = 0;
@@ -83,7 +97,7 @@ function smtpTransport(): Transport {
   };
 
   /** The finished MIME text, or null when the message needs nodemailer's own composer. */
-  const raw = async (mail: OutgoingMail): Promise<{ raw: string; from: string } | null> => {
+  const raw = async (mail: OutgoingMail): Promise<FinishedMessage | null> => {
     const extra = Object.entries(mail.headers ?? {});
     if (
       !ADDR_SPEC.test(mail.to) ||
@@ -95,39 +109,29 @@ function smtpTransport(): Transport {
     const head = await senderHead(mail);
     if (!head.envelopeFrom || !isHeaderSafe(head.envelopeFrom)) return null;
     const domain = head.envelopeFrom.split('@').pop() || 'localhost';
+    const messageId = mail.messageId ?? `<${crypto.randomUUID()}@${domain}>`;
     const headers = [
       ...extra.map(([name, value]) => headerLine(name, value)),
       ...head.lines,
       `To: ${mail.to}`,
-      `Message-ID: ${mail.messageId ?? `<${crypto.randomUUID()}@${domain}>`}`,
+      `Message-ID: ${messageId}`,
       `Date: ${mailDate(new Date())}`,
     ];
     const boundaryId = `${boundaryPrefix}_${(boundaryCount++).toString(36)}`;
     return {
-      raw: mimeMessage(qp, { headers, text: mail.text, html: mail.html, boundaryId }),
-      from: head.envelopeFrom,
+      message: textEncoder.encode(
+        mimeMessage(qp, { headers, text: mail.text, html: mail.html, boundaryId }),
+      ),
+      envelope: { from: head.envelopeFrom, to: [mail.to] },
+      messageId,
     };
   };
 
   return async (mail) => {
     try {
-      const message = await raw(mail);
-      const info = message
-        ? await mailer.sendMail({
-            envelope: { from: message.from, to: [mail.to] },
-            raw: message.raw,
-          })
-        : await mailer.sendMail({
-            from: mail.from,
-            to: mail.to,
-            subject: mail.subject,
-            text: mail.text,
-            html: mail.html,
-            replyTo: mail.replyTo,
-            headers: mail.headers,
-            messageId: mail.messageId,
-          });
-      return { messageId: String(mail.messageId ?? info.messageId ?? '') };
+      const finished = (await raw(mail)) ?? (await composedMessage(composer, mail));
+      await pool.send(finished.envelope, finished.message);
+      return { messageId: finished.messageId };
     } catch (error) {
       const code = Number((error as { responseCode?: number }).responseCode ?? 0);
       const kind = String((error as { code?: string }).code ?? '');
