@@ -1,6 +1,6 @@
 // Issue 5's benchmark: campaign send throughput through process-queue (several runs at once, as
 // pg_cron and send-campaign's kick start them) into an SMTP sink, beside the sink's own capacity
-// measured with a plain pooled SMTP client; the worker's peak memory; and how closely
+// measured with the same SMTP client sending ready-made messages; the worker's peak memory; and how closely
 // POSTBOX_SEND_RATE is held.
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -314,7 +314,7 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
     `Each side sends ${WARMUP_MESSAGES.toLocaleString('en-US')} messages untimed first (process-queue a campaign of its own, the plain client on the pool it is then timed with), so both rates are steady-state rates.`,
     `process-queue: ${workers} runs started at once after start_campaign_send queued the deliveries; each stops at 500 messages and starts the next run itself, and the emulator's pg_cron adds one every 10 s. ` +
       'Timed until the campaign is sent (every result recorded); every recipient checked to have got exactly one message at the sink.',
-    `plain SMTP client: nodemailer, pooled (${SMTP_CONNECTIONS} connections as process-queue's default pool, ${SMTP_CONNECTIONS * 2} messages in flight), ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine.`,
+    `plain SMTP client: process-queue's own SMTP client (smtp-pool.ts over nodemailer's SMTPConnection, ${SMTP_CONNECTIONS} connections as its default pool, ${SMTP_CONNECTIONS * 2} messages in flight) and nothing else, ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine. (Until session 8 this was nodemailer's Mailer pool given the raw text, which composed each message again and reached only about a third of this rate: the ratios before then are against that lower figure.)`,
     'Sink: a minimal SMTP server in a worker thread of the benchmark process that accepts and discards (MailDev, which parses and stores every message, manages far less and cannot be the sink for 100,000).',
   );
   return { backend, measurements, comparisons: [], goals, notes };
