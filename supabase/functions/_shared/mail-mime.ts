@@ -69,6 +69,18 @@ export function mimeMessage(
   );
 }
 
+/** A message to send, as the functions describe it (mail.ts sends it). */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+  headers?: Record<string, string>;
+  messageId?: string;
+}
+
 /** A message ready for the SMTP pool: its bytes, envelope and Message-ID. */
 export interface FinishedMessage {
   message: Uint8Array;
@@ -91,16 +103,7 @@ export interface Composer {
  */
 export async function composedMessage(
   composer: Composer,
-  mail: {
-    from: string;
-    to: string;
-    subject: string;
-    text: string;
-    html?: string;
-    replyTo?: string;
-    headers?: Record<string, string>;
-    messageId?: string;
-  },
+  mail: OutgoingMail,
 ): Promise<FinishedMessage> {
   const info = await composer.sendMail({ ...mail });
   return {

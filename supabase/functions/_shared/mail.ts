@@ -9,19 +9,11 @@ import {
   mimeMessage,
   type Composer,
   type FinishedMessage,
+  type OutgoingMail,
 } from './mail-mime.ts';
 import { smtpPool, type SmtpConnection } from './smtp-pool.ts';
 
-export interface OutgoingMail {
-  from: string;
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-  replyTo?: string;
-  headers?: Record<string, string>;
-  messageId?: string;
-}
+export type { OutgoingMail };
 
 export interface SentMail {
   messageId: string;
