@@ -16,9 +16,10 @@ export type Role = 'viewer' | 'editor' | 'admin' | 'owner';
 /** Starts the emulator with these POSTBOX_* settings (they reach Deno through the environment). */
 export async function startCampaignEmulator(
   settings: Record<string, string> = {},
+  functionsSmtp?: { host: string; port: number },
 ): Promise<RunningEmulator> {
   Object.assign(process.env, { POSTBOX_QUEUE_TEST_HOOKS: 'on', ...settings });
-  return startFunctionsEmulator();
+  return startFunctionsEmulator({ functionsSmtp });
 }
 
 export interface Member {

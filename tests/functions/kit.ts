@@ -17,7 +17,11 @@ export const TEST_OWNER_EMAIL = 'owner@example.com';
  * queue themselves, and a run they did not start would change what they measure.
  */
 export async function startFunctionsEmulator(
-  options: { scheduler?: boolean } = {},
+  options: {
+    scheduler?: boolean;
+    /** Where the functions' SMTP transport sends (default: the emulator's MailDev). */
+    functionsSmtp?: { host: string; port: number };
+  } = {},
 ): Promise<RunningEmulator> {
   process.env.POSTBOX_TOKEN_SECRET = TEST_TOKEN_SECRET;
   process.env.POSTBOX_SITE_URL = TEST_SITE_URL;
@@ -28,6 +32,7 @@ export async function startFunctionsEmulator(
     dbPort: null,
     mailWebPort: 0,
     mailSmtpPort: 0,
+    functionsSmtp: options.functionsSmtp,
   });
   if (!options.scheduler) await stopScheduler(emu);
   return emu;
