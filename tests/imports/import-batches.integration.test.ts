@@ -3,6 +3,7 @@
 // and applied in any order count once each, keep the first occurrence of an address, move the
 // resume position only over the unbroken prefix, and end the import only when nothing is missing.
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
@@ -182,6 +183,59 @@ describe('parallel import batches', () => {
     await reserve(imp, 0, rows, 1, 10);
     expect((await apply(stranger, 0, rows)).error?.message).toMatch(/^postbox:conflict/);
     expect(await subscribers(t)).toEqual([]);
+  });
+
+  // A batch inserts the addresses it found no subscriber for plainly (migration 20261123100000).
+  // One added by someone else after the lookup must not fail the batch: the insert waits for the
+  // other transaction, fails on the unique key, and the batch takes the upsert for those rows.
+  it('keeps a batch whole when one of its new addresses is added by someone else meanwhile', async (ctx) => {
+    if (!emu.dbUrl) ctx.skip(); // two transactions at once: native Postgres only
+    const imp = await claimed();
+    const t = `race${Date.now()}-`;
+    const rows = [row(2, `${t}a@example.com`), row(3, `${t}b@example.com`)];
+    expect((await reserve(imp, 0, rows, 2, 100)).error).toBeNull();
+
+    const other = new pg.Client({ connectionString: emu.dbUrl });
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(`insert into public.subscribers (email, name) values ($1, 'Signup')`, [
+        `${t}b@example.com`,
+      ]);
+      const applying = apply(imp, 0, rows);
+      // The batch read no subscriber for b (not committed) and now waits on the unique key.
+      for (let i = 0; ; i++) {
+        const [waiting] = await sql<{ n: number }>(
+          emu,
+          `select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%apply_import_batch%'`,
+        );
+        if (waiting!.n > 0) break;
+        if (i > 200) throw new Error('the batch never waited for the other transaction');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await other.query('commit');
+      const applied = await applying;
+      expect(applied.error).toBeNull();
+      expect(applied.data).toMatchObject({ inserted: 1, updated: 1, skipped: 0 });
+    } finally {
+      await other.end();
+    }
+
+    const stored = await sql<{ email: string; name: string; subs: number; created: boolean }>(
+      emu,
+      `select s.email, s.name,
+              (select count(*)::int from public.subscriptions x
+                where x.subscriber_id = s.id and x.status = 'confirmed') as subs,
+              (select (e.data ->> 'created')::boolean from public.events e
+                where e.subscriber_id = s.id and e.type = 'imported') as created
+         from public.subscribers s where s.email like $1 order by s.email`,
+      [`${t}%`],
+    );
+    expect(stored).toEqual([
+      { email: `${t}a@example.com`, name: 'Line 2', subs: 1, created: true },
+      { email: `${t}b@example.com`, name: 'Line 3', subs: 1, created: false },
+    ]);
   });
 
   it('gives new subscribers time-ordered ids (UUID version 7), so big imports append to indexes', async () => {
