@@ -397,7 +397,7 @@ export type Database = {
           email: string
           id: string
           name: string
-          referral_code: string
+          referral_code: string | null
           referred_by: string | null
           status: string
           updated_at: string
@@ -408,7 +408,7 @@ export type Database = {
           email: string
           id?: string
           name?: string
-          referral_code?: string
+          referral_code?: string | null
           referred_by?: string | null
           status?: string
           updated_at?: string
@@ -419,7 +419,7 @@ export type Database = {
           email?: string
           id?: string
           name?: string
-          referral_code?: string
+          referral_code?: string | null
           referred_by?: string | null
           status?: string
           updated_at?: string

@@ -189,6 +189,33 @@ describe('subscribe: success', () => {
     await subscribe({ email: friend, ref: mine!.referral_code, lists: ['early-access'] });
     expect((await stateOf(friend))[0]!.referred_by).toBe(ada!.id);
   });
+
+  it('gives a referral code when an address joins a waitlist, not before, and keeps it', async () => {
+    const email = unique();
+    const code = async () =>
+      (
+        await sql<{ referral_code: string | null }>(
+          emu,
+          'select referral_code from public.subscribers where email = $1',
+          [email],
+        )
+      )[0]!.referral_code;
+    await subscribe({ email, lists: ['newsletter'] });
+    expect(await code()).toBeNull();
+
+    await subscribe({ email, lists: ['early-access'] });
+    const given = await code();
+    expect(given).toMatch(/^[a-z0-9]{10,11}$/);
+    // Anyone can follow the link: the code is what the waitlist page asks for.
+    const place = await callFunction(emu, 'waitlist', {
+      method: 'GET',
+      query: { code: given! },
+    });
+    expect(place.status).toBe(200);
+
+    await subscribe({ email, lists: ['early-access', 'newsletter'] });
+    expect(await code()).toBe(given);
+  });
 });
 
 describe('subscribe: no enumeration', () => {

@@ -137,6 +137,13 @@ describe('parallel import batches', () => {
       [`${t}%`],
     );
     expect(events!.n).toBe(5);
+    // An import into a newsletter gives no referral codes (only joining a waitlist does).
+    const [codes] = await sql<{ n: number }>(
+      emu,
+      `select count(referral_code)::int as n from public.subscribers where email like $1`,
+      [`${t}%`],
+    );
+    expect(codes!.n).toBe(0);
 
     // The (empty) last batch ends the import and forgets its addresses and batches.
     expect((await reserve(imp, 6, [], 0, 200)).error).toBeNull();
