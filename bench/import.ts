@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
+import { stealMeter } from './cpu-steal.js';
 import { summarize } from './stats.js';
 import type {
   Backend,
@@ -229,11 +230,17 @@ export async function runImportBench(
       options.log(`${label}: import through the function`);
       let importMs: number | null = null;
       let importError: string | null = null;
+      const steal = stealMeter();
       try {
         importMs = await timeImport(emu, csv, runId);
       } catch (err) {
         importError = err instanceof Error ? err.message : String(err);
       }
+      const stolen = steal.stop();
+      if (stolen !== null)
+        notes.push(
+          `${label}: CPU steal during the import ${(stolen * 100).toFixed(0)} % (time the hypervisor gave this machine's cores to other guests).`,
+        );
       measurements.push(single(label, 'import-subscribers', importMs, rows, importError));
       options.log(`${label}: COPY into a bare table`);
       const copyMs = await timeCopy(emu, csv).catch(() => null);

@@ -196,13 +196,14 @@ describe('parallel import batches', () => {
   // One added by someone else after the lookup must not fail the batch: the insert waits for the
   // other transaction, fails on the unique key, and the batch takes the upsert for those rows.
   it('keeps a batch whole when one of its new addresses is added by someone else meanwhile', async (ctx) => {
-    if (!emu.dbUrl) ctx.skip(); // two transactions at once: native Postgres only
+    const dbUrl = emu.dbUrl;
+    if (!dbUrl) return ctx.skip(); // two transactions at once: native Postgres only
     const imp = await claimed();
     const t = `race${Date.now()}-`;
     const rows = [row(2, `${t}a@example.com`), row(3, `${t}b@example.com`)];
     expect((await reserve(imp, 0, rows, 2, 100)).error).toBeNull();
 
-    const other = new pg.Client({ connectionString: emu.dbUrl });
+    const other = new pg.Client({ connectionString: dbUrl });
     await other.connect();
     try {
       await other.query('begin');
