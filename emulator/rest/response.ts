@@ -19,6 +19,7 @@ export function negotiate(accept: string | null): BodyShape {
     }
     if (type === 'application/vnd.pgrst.array+json') return stripped ? 'stripped' : 'array';
     if (type === 'text/csv') return 'csv';
+    if (type === 'text/plain') return 'plain';
     for (const [pattern, feature] of UNSUPPORTED) {
       if (pattern.test(type)) {
         throw new RestError(501, 'PGRST501', `The emulator does not implement ${feature}`);
@@ -28,10 +29,16 @@ export function negotiate(accept: string | null): BodyShape {
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept}`);
 }
 
+/** PostgREST answers text/plain only for a scalar function's value, never for rows. */
+export function plainTextUnavailable(): RestError {
+  return new RestError(406, 'PGRST107', 'None of these media types are available: text/plain');
+}
+
 export const isSingular = (shape: BodyShape) => shape === 'object' || shape === 'stripped-object';
 
 export function contentType(shape: BodyShape): string {
   if (shape === 'csv') return 'text/csv; charset=utf-8';
+  if (shape === 'plain') return 'text/plain; charset=utf-8';
   return isSingular(shape)
     ? 'application/vnd.pgrst.object+json; charset=utf-8'
     : 'application/json; charset=utf-8';

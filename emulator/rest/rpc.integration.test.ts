@@ -81,6 +81,57 @@ describe('rpc', () => {
   });
 });
 
+describe('rpc responses shaped by the function and by Accept', () => {
+  const tagged = (args: { body: string; headers: string; status: string }, accept?: string) =>
+    f.rest('/rpc/tagged', {
+      method: 'POST',
+      body: JSON.stringify(args),
+      headers: { 'Content-Type': 'application/json', ...(accept ? { Accept: accept } : {}) },
+    });
+
+  it('answers a scalar text as it is with Accept: text/plain, not as a JSON string', async () => {
+    const body = 'a,"b"\r\nc\u00e9\n';
+    const res = await tagged({ body, headers: '', status: '' }, 'text/plain');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await res.text()).toBe(body);
+    const json = await tagged({ body, headers: '', status: '' });
+    expect(await json.json()).toBe(body);
+  });
+
+  it('refuses text/plain for rows: 406 PGRST107', async () => {
+    const res = await f.rest('/rpc/series?n=2', { headers: { Accept: 'text/plain' } });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ code: 'PGRST107' });
+    const table = await f.rest('/books', { headers: { Accept: 'text/plain' } });
+    expect(table.status).toBe(406);
+  });
+
+  it('adds the headers and status the function set in response.headers and response.status', async () => {
+    const res = await tagged(
+      {
+        body: 'made',
+        headers: '[{"X-Rows": "5000"}, {"Content-Type": "text/csv"}]',
+        status: '201',
+      },
+      'text/plain',
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get('x-rows')).toBe('5000');
+    expect(res.headers.get('content-type')).toBe('text/csv');
+    expect(await res.text()).toBe('made');
+  });
+
+  it('answers 500 PGRST111 and PGRST112 for settings that are not headers or a status', async () => {
+    let res = await tagged({ body: 'x', headers: '{"X-Rows": "1"}', status: '' });
+    expect([res.status, (await res.json()).code]).toEqual([500, 'PGRST111']);
+    res = await tagged({ body: 'x', headers: '[{"X-Rows": 1}]', status: '' });
+    expect([res.status, (await res.json()).code]).toEqual([500, 'PGRST111']);
+    res = await tagged({ body: 'x', headers: '', status: 'teapot' });
+    expect([res.status, (await res.json()).code]).toEqual([500, 'PGRST112']);
+  });
+});
+
 describe('schema cache and profiles', () => {
   it('answers 404 PGRST205 for an unknown table', async () => {
     const res = await f.rest('/nowhere');

@@ -4,7 +4,14 @@ import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
 import type { Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
-import { checkSingular, contentRange, contentType, readStatus } from './response.js';
+import { applyResponseGucs, RESPONSE_GUCS, type ResponseGucs } from './response-gucs.js';
+import {
+  checkSingular,
+  contentRange,
+  contentType,
+  plainTextUnavailable,
+  readStatus,
+} from './response.js';
 import type { DbFunction, SchemaCache, Table } from './schema-cache.js';
 import {
   bodyExpr,
@@ -132,21 +139,37 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const { call, argsFrom } = callSql(r, (v) => ctx.params.add(v));
   const lateral = argsFrom ? `${argsFrom}, ` : '';
 
+  const from = argsFrom ? ` from ${argsFrom}` : '';
   if (fn.returnType === 'void') {
-    await r.tx.query(`select ${call}${argsFrom ? ` from ${argsFrom}` : ''}`, ctx.params.values);
-    return { status: 204, headers: {}, body: null };
-  }
-  if (!returnsTable) {
-    const { rows } = await r.tx.query<{ body: string }>(
-      `select coalesce(to_json(${call})::text, 'null') as body${argsFrom ? ` from ${argsFrom}` : ''}`,
+    const { rows } = await r.tx.query<ResponseGucs>(
+      `select ${call}, ${RESPONSE_GUCS}${from}`,
       ctx.params.values,
     );
-    return {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: r.method === 'HEAD' ? null : rows[0]!.body,
-    };
+    return applyResponseGucs({ status: 204, headers: {}, body: null }, rows[0]!);
   }
+  if (!returnsTable) {
+    // text/plain: the value as Postgres renders it as text, not as a JSON string (PostgREST's
+    // builtin plain-text handler for scalar functions); null is an empty body.
+    const plain = r.shape === 'plain';
+    const value = plain
+      ? `coalesce((${call})::text, '')`
+      : `coalesce(to_json(${call})::text, 'null')`;
+    const { rows } = await r.tx.query<{ body: string } & ResponseGucs>(
+      `select ${value} as body, ${RESPONSE_GUCS}${from}`,
+      ctx.params.values,
+    );
+    return applyResponseGucs(
+      {
+        status: 200,
+        headers: {
+          'content-type': plain ? contentType('plain') : 'application/json; charset=utf-8',
+        },
+        body: r.method === 'HEAD' ? null : rows[0]!.body,
+      },
+      rows[0]!,
+    );
+  }
+  if (r.shape === 'plain') throw plainTextUnavailable();
   const scalarSet = !fn.returnsComposite;
   const root = buildLevel(
     ctx,
@@ -169,22 +192,24 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const body = scalarSet ? `coalesce(json_agg(pgrst_t.pgrst_scalar), '[]')::text` : bodyExpr(shape);
   const sql =
     `select ${counted ? `(select count(*) from ${lateral}${fromItem}${where})` : 'null'} as total, ` +
-    `count(pgrst_t)::int as page_total, ${body} as body from (${page}) pgrst_t`;
-  const { rows } = await r.tx.query<{ total: string | null; page_total: number; body: string }>(
-    sql,
-    ctx.params.values,
-  );
+    `count(pgrst_t)::int as page_total, ${body} as body, ${RESPONSE_GUCS} from (${page}) pgrst_t`;
+  const { rows } = await r.tx.query<
+    { total: string | null; page_total: number; body: string } & ResponseGucs
+  >(sql, ctx.params.values);
   const row = rows[0]!;
   const total = row.total === null ? null : Number(row.total);
   const status = fn.returnsSet ? readStatus(offset, row.page_total, total) : 200;
   if (fn.returnsSet) checkSingular(r.shape, row.page_total);
   const text = row.body === '' ? 'null' : row.body;
-  return {
-    status,
-    headers: {
-      'content-type': contentType(fn.returnsSet ? r.shape : 'array'),
-      'content-range': contentRange(offset, row.page_total, total),
+  return applyResponseGucs(
+    {
+      status,
+      headers: {
+        'content-type': contentType(fn.returnsSet ? r.shape : 'array'),
+        'content-range': contentRange(offset, row.page_total, total),
+      },
+      body: r.method === 'HEAD' ? null : text,
     },
-    body: r.method === 'HEAD' ? null : text,
-  };
+    row,
+  );
 }

@@ -3,6 +3,7 @@
 // has exactly Postgres's JSON rendering.
 import type { LevelQuery, OrderTerm, SelectItem } from './ast.js';
 import { RestError } from './errors.js';
+import { plainTextUnavailable } from './response.js';
 import { conditionSql, fieldSql } from './filter-sql.js';
 import { findRelationship, type Relationship } from './relationships.js';
 import type { SchemaCache, Table } from './schema-cache.js';
@@ -248,7 +249,8 @@ export function checkAllLevelsUsed(ctx: BuildContext): void {
   }
 }
 
-export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv';
+/** `plain`: a scalar function's value as it is (`Accept: text/plain`), for RPC only. */
+export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv' | 'plain';
 
 /** The aggregate producing the response body from the page's rows `pgrst_t`. */
 export function bodyExpr(shape: BodyShape): string {
@@ -268,5 +270,7 @@ export function bodyExpr(shape: BodyShape): string {
         `coalesce((select string_agg(pgrst_k, ',') from json_object_keys(json_agg(pgrst_t)->0) as pgrst_k), '')` +
         ` || chr(10) || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), chr(10)), '')`
       );
+    case 'plain':
+      throw plainTextUnavailable();
   }
 }

@@ -105,6 +105,13 @@ create function public.sleep_past_own_timeout() returns integer language sql vol
   set statement_timeout = '100ms' as 'select 1 from pg_sleep(1)';
 create function public.shout(public.books) returns text language sql stable
   as 'select upper($1.title)';
+create function public.tagged(body text, headers text, status text) returns text
+  language plpgsql stable as $$
+begin
+  perform set_config('response.headers', headers, true);
+  perform set_config('response.status', status, true);
+  return body;
+end $$;
 grant execute on all functions in schema public to anon, authenticated, service_role;
 `;
 
