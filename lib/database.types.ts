@@ -718,6 +718,17 @@ export type Database = {
       }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
+      export_subscribers_csv: {
+        Args: {
+          p_list: string
+          p_status: string
+          p_subscriber_status: string
+          p_search: string
+          p_after: string
+          p_limit: number
+        }
+        Returns: string
+      }
       export_subscribers_page: {
         Args: {
           p_list: string

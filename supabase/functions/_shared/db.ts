@@ -20,13 +20,16 @@ export function adminClient(): SupabaseClient {
  */
 export async function rpc<T>(name: string, args: Record<string, unknown>): Promise<T> {
   const { data, error } = await adminClient().rpc(name, args);
-  if (error) {
-    const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
-    if (match) throw new AppError(match[1] as never, match[2] || undefined);
-    console.error(`rpc ${name} failed`, error);
-    throw new AppError('internal');
-  }
+  if (error) throw rpcFailure(name, error);
   return data as T;
+}
+
+/** The catalogue error a failed SQL function call stands for (see `rpc`). */
+export function rpcFailure(name: string, error: { message?: string }): AppError {
+  const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
+  if (match) return new AppError(match[1] as never, match[2] || undefined);
+  console.error(`rpc ${name} failed`, error);
+  return new AppError('internal');
 }
 
 /** The signed-in caller of a JWT-verified function, or `unauthenticated`. */
