@@ -1,6 +1,6 @@
 // Unit tests for media-type negotiation and Content-Range.
 import { describe, expect, it } from 'vitest';
-import { contentRange, negotiate, readStatus } from './response.js';
+import { contentRange, mediaContentType, negotiate, readStatus } from './response.js';
 
 describe('negotiate', () => {
   it('picks the body shape from Accept', () => {
@@ -19,6 +19,22 @@ describe('negotiate', () => {
     );
     expect(() => negotiate('application/geo+json')).toThrow(/GeoJSON/);
     expect(negotiate('text/csv')).toBe('csv');
+  });
+
+  it("picks a media-type function's own type in Accept order, and nothing else's", () => {
+    expect(negotiate('text/plain', 'text/plain')).toBe('media');
+    expect(negotiate('image/png, text/plain', 'text/plain')).toBe('media');
+    expect(negotiate('application/json, text/plain', 'text/plain')).toBe('array');
+    expect(negotiate(null, 'text/plain')).toBe('array');
+    expect(() => negotiate('text/plain')).toThrow('None of these media types are available');
+    expect(() => negotiate('text/xml', 'text/plain')).toThrow(/text\/xml/);
+  });
+});
+
+describe('mediaContentType', () => {
+  it('adds a charset only to the types PostgREST knows', () => {
+    expect(mediaContentType('text/plain')).toBe('text/plain; charset=utf-8');
+    expect(mediaContentType('application/vnd.twkb')).toBe('application/vnd.twkb');
   });
 });
 

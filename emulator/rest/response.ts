@@ -7,11 +7,16 @@ const UNSUPPORTED: Array<[RegExp, string]> = [
   [/^application\/geo\+json$/, 'GeoJSON output (Accept: application/geo+json)'],
 ];
 
-/** Picks the body shape from `Accept` (PostgREST's media-type negotiation, first acceptable wins). */
-export function negotiate(accept: string | null): BodyShape {
+/**
+ * Picks the body shape from `Accept` (PostgREST's media-type negotiation, first acceptable wins).
+ * `produces`: the media type an rpc's function answers as it is (DbFunction.mediaType), which
+ * PostgREST looks up before its builtin handlers.
+ */
+export function negotiate(accept: string | null, produces: string | null = null): BodyShape {
   if (!accept || accept.trim() === '') return 'array';
   for (const part of accept.split(',')) {
     const [type = '', ...rawParams] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (produces !== null && type === produces) return 'media';
     const stripped = rawParams.includes('nulls=stripped');
     if (type === 'application/json' || type === '*/*' || type === 'application/*') return 'array';
     if (type === 'application/vnd.pgrst.object+json' || type === 'application/vnd.pgrst.object') {
@@ -19,7 +24,6 @@ export function negotiate(accept: string | null): BodyShape {
     }
     if (type === 'application/vnd.pgrst.array+json') return stripped ? 'stripped' : 'array';
     if (type === 'text/csv') return 'csv';
-    if (type === 'text/plain') return 'plain';
     for (const [pattern, feature] of UNSUPPORTED) {
       if (pattern.test(type)) {
         throw new RestError(501, 'PGRST501', `The emulator does not implement ${feature}`);
@@ -29,16 +33,16 @@ export function negotiate(accept: string | null): BodyShape {
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept}`);
 }
 
-/** PostgREST answers text/plain only for a scalar function's value, never for rows. */
-export function plainTextUnavailable(): RestError {
-  return new RestError(406, 'PGRST107', 'None of these media types are available: text/plain');
-}
-
 export const isSingular = (shape: BodyShape) => shape === 'object' || shape === 'stripped-object';
+
+/** PostgREST's Content-Type of a handler's media type: a charset only for the types it knows. */
+export function mediaContentType(mediaType: string): string {
+  const known = ['text/plain', 'text/xml', 'text/csv', 'application/json', 'application/geo+json'];
+  return known.includes(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
+}
 
 export function contentType(shape: BodyShape): string {
   if (shape === 'csv') return 'text/csv; charset=utf-8';
-  if (shape === 'plain') return 'text/plain; charset=utf-8';
   return isSingular(shape)
     ? 'application/vnd.pgrst.object+json; charset=utf-8'
     : 'application/json; charset=utf-8';

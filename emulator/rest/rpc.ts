@@ -9,7 +9,7 @@ import {
   checkSingular,
   contentRange,
   contentType,
-  plainTextUnavailable,
+  mediaContentType,
   readStatus,
 } from './response.js';
 import type { DbFunction, SchemaCache, Table } from './schema-cache.js';
@@ -148,10 +148,18 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     return applyResponseGucs({ status: 204, headers: {}, body: null }, rows[0]!);
   }
   if (!returnsTable) {
-    // text/plain: the value as Postgres renders it as text, not as a JSON string (PostgREST's
-    // builtin plain-text handler for scalar functions); null is an empty body.
-    const plain = r.shape === 'plain';
-    const value = plain
+    // A media-type function (it returns a domain such as "text/plain") asked for its own type
+    // answers the value as it is, not as a JSON string; null is an empty body (PostgREST 12's
+    // handler functions).
+    const media = r.shape === 'media' ? fn.mediaType : null;
+    if (media && fn.mediaBaseType === 'bytea') {
+      throw new RestError(
+        501,
+        'PGRST501',
+        `The emulator does not implement binary media type functions (${media})`,
+      );
+    }
+    const value = media
       ? `coalesce((${call})::text, '')`
       : `coalesce(to_json(${call})::text, 'null')`;
     const { rows } = await r.tx.query<{ body: string } & ResponseGucs>(
@@ -162,14 +170,13 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
       {
         status: 200,
         headers: {
-          'content-type': plain ? contentType('plain') : 'application/json; charset=utf-8',
+          'content-type': media ? mediaContentType(media) : 'application/json; charset=utf-8',
         },
         body: r.method === 'HEAD' ? null : rows[0]!.body,
       },
       rows[0]!,
     );
   }
-  if (r.shape === 'plain') throw plainTextUnavailable();
   const scalarSet = !fn.returnsComposite;
   const root = buildLevel(
     ctx,

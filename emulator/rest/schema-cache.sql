@@ -64,6 +64,11 @@ select n.nspname as schema, p.proname as name,
   p.pronargdefaults::int as n_defaults, p.proretset as returns_set,
   format_type(p.prorettype, null) as return_type,
   (rt.typrelid <> 0 or rt.typname = 'record') as returns_composite,
+  -- A function returning a domain named like a media type (`create domain "text/plain" as text`)
+  -- is that media type's handler for itself (PostgREST 12's media type handlers).
+  case when rt.typtype = 'd' and not p.proretset
+        and rt.typname ~* '^[A-Za-z0-9.-]+/[A-Za-z0-9.+-]+$' then lower(rt.typname) end as media_type,
+  case when rt.typtype = 'd' then format_type(rt.typbasetype, null) end as media_base_type,
   p.provolatile::text as volatility,
   to_json(p.proconfig) as config
 from pg_proc p

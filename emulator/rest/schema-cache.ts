@@ -41,6 +41,12 @@ export interface DbFunction {
   returnsSet: boolean;
   returnType: string;
   returnsComposite: boolean;
+  /**
+   * The media type this function answers as it is (it returns a domain named like one, such as
+   * `"text/plain"`), and that domain's base type; null for other functions.
+   */
+  mediaType: string | null;
+  mediaBaseType: string | null;
   volatility: 'i' | 's' | 'v';
   /** The function's own settings that PostgREST hoists into the request's transaction. */
   hoistedSettings: Array<[string, string]>;
@@ -148,6 +154,8 @@ interface FunctionRow {
   returns_set: boolean;
   return_type: string;
   returns_composite: boolean;
+  media_type: string | null;
+  media_base_type: string | null;
   volatility: 'i' | 's' | 'v';
   config: string[] | null;
 }
@@ -198,6 +206,8 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       returnsSet: row.returns_set,
       returnType: row.return_type,
       returnsComposite: row.returns_composite,
+      mediaType: row.media_type,
+      mediaBaseType: row.media_type ? row.media_base_type : null,
       volatility: row.volatility,
       hoistedSettings: settingsIn(row.config, HOISTED_SETTINGS),
     };

@@ -3,7 +3,6 @@
 // has exactly Postgres's JSON rendering.
 import type { LevelQuery, OrderTerm, SelectItem } from './ast.js';
 import { RestError } from './errors.js';
-import { plainTextUnavailable } from './response.js';
 import { conditionSql, fieldSql } from './filter-sql.js';
 import { findRelationship, type Relationship } from './relationships.js';
 import type { SchemaCache, Table } from './schema-cache.js';
@@ -249,8 +248,8 @@ export function checkAllLevelsUsed(ctx: BuildContext): void {
   }
 }
 
-/** `plain`: a scalar function's value as it is (`Accept: text/plain`), for RPC only. */
-export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv' | 'plain';
+/** `media`: a media-type function's value as it is (see DbFunction.mediaType), for RPC only. */
+export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv' | 'media';
 
 /** The aggregate producing the response body from the page's rows `pgrst_t`. */
 export function bodyExpr(shape: BodyShape): string {
@@ -270,7 +269,7 @@ export function bodyExpr(shape: BodyShape): string {
         `coalesce((select string_agg(pgrst_k, ',') from json_object_keys(json_agg(pgrst_t)->0) as pgrst_k), '')` +
         ` || chr(10) || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), chr(10)), '')`
       );
-    case 'plain':
-      throw plainTextUnavailable();
+    case 'media':
+      throw new Error('a media-type body is never built from rows');
   }
 }

@@ -84,7 +84,7 @@ export function createRestService({
         body: method === 'HEAD' ? null : body,
       };
     }
-    const shape = negotiate(req.headers.get('accept'));
+    const accept = req.headers.get('accept');
     const readOnly = method === 'GET' || method === 'HEAD';
     /**
      * oneQuery: fn sends one query and nothing after it may roll back; prepare: its first query's
@@ -139,6 +139,7 @@ export function createRestService({
           : []
         : query.rest.map(([k]) => k);
       const fn = chooseFunction(cache, schema, segments[1]!, names, isPost);
+      const shape = negotiate(accept, fn.mediaType);
       return inTransaction(
         (tx) =>
           handleRpc({
@@ -160,6 +161,7 @@ export function createRestService({
     }
     const table = cache.tables.get(`${schema}.${segments[0]}`);
     if (!table) throw tableNotFound(schema, segments[0]!);
+    const shape = negotiate(accept);
     const query = parseQuery(url.searchParams);
     if (readOnly) applyRangeHeader(req.headers.get('range'), query.levels.get('')!);
     const request = {

@@ -105,7 +105,9 @@ create function public.sleep_past_own_timeout() returns integer language sql vol
   set statement_timeout = '100ms' as 'select 1 from pg_sleep(1)';
 create function public.shout(public.books) returns text language sql stable
   as 'select upper($1.title)';
-create function public.tagged(body text, headers text, status text) returns text
+-- The project's migrations may have made it already (export_subscribers_csv uses it).
+do $$ begin create domain public."text/plain" as text; exception when duplicate_object then null; end $$;
+create function public.tagged(body text, headers text, status text) returns public."text/plain"
   language plpgsql stable as $$
 begin
   perform set_config('response.headers', headers, true);

@@ -80,9 +80,11 @@ order by 2, 3;
 -- name: functions
 -- Plain functions (not procedures or aggregates). args lists every argument in declaration order
 -- with its mode (i in, o out, b inout, v variadic, t table); defaults belong to the last
--- n_defaults input arguments. Overloads come in creation order, as the CLI lists them.
+-- n_defaults input arguments. Overloads come in creation order, as the CLI lists them. A domain
+-- return type (such as a media type handler's "text/plain") is described by its base type.
 select n.nspname as schema, p.proname as name, p.proretset as returns_set,
-  rn.nspname as return_type_schema, rt.typname as return_type_name,
+  coalesce(bn.nspname, rn.nspname) as return_type_schema,
+  coalesce(bt.typname, rt.typname) as return_type_name,
   case when rc.relkind in ('r', 'p', 'f', 'v', 'm') then rc.relname end as returns_relation,
   p.pronargdefaults as n_defaults,
   coalesce((
@@ -99,6 +101,8 @@ from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype
 join pg_namespace rn on rn.oid = rt.typnamespace
+left join pg_type bt on rt.typtype = 'd' and bt.oid = rt.typbasetype
+left join pg_namespace bn on bn.oid = bt.typnamespace
 left join pg_class rc on rc.oid = rt.typrelid
 where n.nspname = any($1) and p.prokind = 'f'
 order by 1, 2, p.oid;

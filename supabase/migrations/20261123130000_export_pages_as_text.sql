@@ -4,14 +4,20 @@
 -- its time in a CPU profile). For 1,000,000 rows that was 1.4-1.9 CPU seconds, against the 2 s
 -- a request may use on hosted edge functions, so a slow hour failed the export (546 WORKER_LIMIT).
 --
--- This variant answers the same page as the response body itself (requested with
--- `Accept: text/plain`, PostgREST's plain-text output of a scalar function), and names its row
--- count and last id in response headers (PostgREST's `response.headers` setting). The function
--- then passes bytes from one socket to the other without decoding them. The page is built by
+-- This variant answers the same page as the response body itself, and names its row count and
+-- last id in response headers (PostgREST's `response.headers` setting). The function then passes
+-- bytes from one socket to the other without decoding them. The page is built by
 -- export_subscribers_page, unchanged.
+--
+-- PostgREST 12 has no builtin text/plain output: a function returning a domain named after a
+-- media type is that type's handler, and answers `Accept: text/plain` with its value as it is.
+create domain public."text/plain" as text;
+comment on domain public."text/plain" is
+  'A function returning this answers Accept: text/plain with its value as is (PostgREST media type handlers).';
+
 create function public.export_subscribers_csv(p_list text, p_status text, p_subscriber_status text,
   p_search text, p_after uuid, p_limit integer)
-returns text
+returns public."text/plain"
 language plpgsql
 stable
 security definer
@@ -27,7 +33,7 @@ begin
       json_build_object('X-Export-Rows', page.row_count::text),
       json_build_object('X-Export-Last-Id', coalesce(page.last_id::text, ''))
     )::text, true);
-  return page.csv;
+  return page.csv::public."text/plain";
 end;
 $$;
 revoke execute on function public.export_subscribers_csv(text, text, text, text, uuid, integer)
