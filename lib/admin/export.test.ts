@@ -1,6 +1,6 @@
 // Unit tests for the page's filters in export-subscribers' terms.
 import { describe, expect, it } from 'vitest';
-import { exportFilters } from './export';
+import { exportFilters, exportProgressView } from './export';
 import { NO_FILTERS } from './subscriber-query';
 
 const lists = [
@@ -41,5 +41,29 @@ describe('exportFilters', () => {
 
   it('refuses a list that is no longer there rather than exporting everyone', () => {
     expect(() => exportFilters({ ...NO_FILTERS, listId: 'gone' }, lists)).toThrow(/no longer/);
+  });
+});
+
+describe('exportProgressView', () => {
+  it('shows the share of the matching rows written so far', () => {
+    expect(exportProgressView(350_000, 1_000_000)).toEqual({
+      text: '350,000 of 1,000,000 rows',
+      percent: 35,
+    });
+    expect(exportProgressView(999_999, 1_000_000).percent).toBe(99);
+  });
+
+  it('says what it can without a report or a count, and never passes 100 %', () => {
+    expect(exportProgressView(null, 1_000_000)).toEqual({
+      text: 'Preparing 1,000,000 rows…',
+      percent: 0,
+    });
+    expect(exportProgressView(null, null)).toEqual({ text: 'Preparing the CSV…', percent: null });
+    expect(exportProgressView(5_000, null)).toEqual({ text: '5,000 rows written', percent: null });
+    // Subscribers added since the table counted them.
+    expect(exportProgressView(15_000, 12_000)).toEqual({
+      text: '15,000 rows written',
+      percent: null,
+    });
   });
 });

@@ -8,6 +8,7 @@ import {
   readFunctionResult,
   toFunctionQueryError,
 } from '../functions';
+import { formatCount } from './format';
 import type { SubscriberFilters } from './subscriber-query';
 
 /** The function's filters (supabase/functions/README.md): a list by slug, not by id. */
@@ -55,15 +56,44 @@ function parseExport(data: unknown): ExportResult | null {
   };
 }
 
+/** The Realtime topic on which export-subscribers reports rows written for `progress`. */
+export const exportProgressTopic = (progress: string) => `export-progress:${progress}`;
+
+/** `progress`: a UUID whose topic (exportProgressTopic) hears the rows written so far. */
 export async function exportSubscribers(
   client: SupabaseClient,
   filters: ExportFilters,
+  progress?: string,
 ): Promise<ExportResult> {
   const outcome = await readFunctionResult(
-    await client.functions.invoke('export-subscribers', { body: { filters } }),
+    await client.functions.invoke('export-subscribers', { body: { filters, progress } }),
     parseExport,
     { notDeployed: 'Exports are not available: the export-subscribers function is not deployed.' },
   );
   if (!outcome.ok) throw toFunctionQueryError(outcome);
   return outcome.data;
+}
+
+/**
+ * What the page shows while an export runs: rows written so far against the table's count of
+ * matching subscribers (which may have moved since: never past 100 %, and without a share once
+ * the rows outnumber it).
+ */
+export function exportProgressView(
+  rows: number | null,
+  total: number | null,
+): { text: string; percent: number | null } {
+  if (rows === null) {
+    // An empty bar already, so the line keeps its height when the first report fills it.
+    return total === null || total === 0
+      ? { text: 'Preparing the CSV…', percent: null }
+      : { text: `Preparing ${formatCount(total)} rows…`, percent: 0 };
+  }
+  if (total === null || total === 0 || rows > total) {
+    return { text: `${formatCount(rows)} rows written`, percent: null };
+  }
+  return {
+    text: `${formatCount(rows)} of ${formatCount(total)} rows`,
+    percent: Math.floor((rows / total) * 100),
+  };
 }

@@ -1,29 +1,85 @@
-// Hook of the "Export CSV" button: runs export-subscribers for the page's current filters and
-// keeps the answer (the signed URL and the row count) or the error to show beside the button.
-import { useCallback, useState } from 'react';
+// Hook of the "Export CSV" button: runs export-subscribers for the page's current filters, hears
+// the rows written so far on a Realtime topic of its own while it runs, and keeps the answer (the
+// signed URL and the row count) or the error to show beside the button.
+import type { RealtimeChannel } from '@supabase/supabase-js';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { supabase } from '../supabase';
+import { randomUuid } from '../random-uuid';
 import { toQueryError } from '../use-query';
-import { exportSubscribers, type ExportFilters, type ExportResult } from './export';
+import {
+  exportProgressTopic,
+  exportSubscribers,
+  type ExportFilters,
+  type ExportResult,
+} from './export';
 
 export type ExportState =
   | { status: 'idle' }
-  | { status: 'pending' }
+  /** `rows`: written so far, once the function has reported any. */
+  | { status: 'pending'; rows: number | null }
   | { status: 'ready'; result: ExportResult }
   | { status: 'error'; message: string };
 
+/** How long the export waits for its progress channel: without Realtime it runs all the same. */
+const JOIN_WAIT_MS = 2_000;
+
+/** Joins `channel`, resolving once it is joined, failed, or JOIN_WAIT_MS have passed. */
+function joinBriefly(channel: RealtimeChannel): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, JOIN_WAIT_MS);
+    channel.subscribe((status) => {
+      if (status === 'SUBSCRIBED' || status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+}
+
 export function useExportSubscribers() {
   const [state, setState] = useState<ExportState>({ status: 'idle' });
-  const run = useCallback(async (filters: () => ExportFilters): Promise<ExportResult | null> => {
-    setState({ status: 'pending' });
-    try {
-      const result = await exportSubscribers(supabase, filters());
-      setState({ status: 'ready', result });
-      return result;
-    } catch (error) {
-      setState({ status: 'error', message: toQueryError(error).message });
-      return null;
-    }
+  const channel = useRef<RealtimeChannel | null>(null);
+  const leave = useCallback(() => {
+    if (channel.current) void supabase.removeChannel(channel.current);
+    channel.current = null;
   }, []);
+  useEffect(() => leave, [leave]);
+
+  const run = useCallback(
+    async (filters: () => ExportFilters): Promise<ExportResult | null> => {
+      setState({ status: 'pending', rows: null });
+      leave();
+      let chosen: ExportFilters;
+      try {
+        chosen = filters();
+      } catch (error) {
+        setState({ status: 'error', message: toQueryError(error).message });
+        return null;
+      }
+      const progress = randomUuid();
+      const listening = supabase
+        .channel(exportProgressTopic(progress))
+        .on('broadcast', { event: 'progress' }, ({ payload }) => {
+          const rows = (payload as { rows?: unknown } | undefined)?.rows;
+          if (typeof rows !== 'number') return;
+          // A late report never overwrites the finished answer.
+          setState((now) => (now.status === 'pending' ? { status: 'pending', rows } : now));
+        });
+      channel.current = listening;
+      try {
+        await joinBriefly(listening);
+        const result = await exportSubscribers(supabase, chosen, progress);
+        setState({ status: 'ready', result });
+        return result;
+      } catch (error) {
+        setState({ status: 'error', message: toQueryError(error).message });
+        return null;
+      } finally {
+        if (channel.current === listening) leave();
+      }
+    },
+    [leave],
+  );
   const reset = useCallback(() => setState({ status: 'idle' }), []);
   return { state, run, reset };
 }

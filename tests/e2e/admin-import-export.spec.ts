@@ -126,6 +126,45 @@ test('the owner imports 1,000 rows live, reads the skipped lines, filters and ex
   await expect(summary(page)).toContainText('1–50 of 996 matching subscribers');
 });
 
+test('an export of several pages shows the rows written while it runs', async ({ page }) => {
+  test.setTimeout(120_000);
+  const tag = randomUUID().slice(0, 8);
+  for (let chunk = 0; chunk < 4; chunk++) {
+    await insertRows(
+      'subscribers',
+      Array.from({ length: 5000 }, (_, i) => ({
+        email: `big${chunk * 5000 + i}-${tag}@example.com`,
+        name: `Reader ${chunk * 5000 + i}`,
+      })),
+    );
+  }
+  const owner = await createTeamUser('owner');
+  await signInWithPassword(page, owner, `/admin/subscribers/?q=${tag}`);
+  await expect(summary(page)).toContainText('1–50 of 20,000 matching subscribers');
+  // Every value the export's progress bar showed, however briefly it was on screen.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { exportProgress: string[] }).exportProgress = seen;
+    new MutationObserver(() => {
+      const bar = document.querySelector('[role="progressbar"][aria-label="Export progress"]');
+      const text = bar?.getAttribute('aria-valuetext');
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true });
+  });
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await download;
+  await expect(page.getByText('Exported 20,000 matching subscribers.')).toBeVisible();
+  const seen = await page.evaluate(
+    () => (window as unknown as { exportProgress: string[] }).exportProgress,
+  );
+  // An empty bar until the function reports its first page of 5,000, which it does at once, long
+  // before the last one is written.
+  expect(seen[0]).toBe('0 %, Preparing 20,000 rows…');
+  expect(seen[1]).toBe('25 %, 5,000 of 20,000 rows');
+  for (const text of seen.slice(1)) expect(text).toMatch(/^\d+ %, [\d,]+ of 20,000 rows$/);
+});
+
 test('a file without an "email" header is mapped by hand; other files are refused first', async ({
   page,
 }, testInfo) => {

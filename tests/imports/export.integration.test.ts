@@ -1,5 +1,6 @@
 // export-subscribers through the real function, storage and database: the CSV for a filter, the
 // signed URL that downloads it and then expires, filter validation, and who may export.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { callFunction, sql } from '../functions/kit';
@@ -34,8 +35,8 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-function exportAs(token: string, filters: unknown) {
-  return callFunction(emu, 'export-subscribers', { bearer: token, body: { filters } });
+function exportAs(token: string, filters: unknown, progress?: unknown) {
+  return callFunction(emu, 'export-subscribers', { bearer: token, body: { filters, progress } });
 }
 
 function parseLines(csv: string): string[] {
@@ -95,9 +96,28 @@ describe('export-subscribers', () => {
          from generate_series(1, 12345) i`,
       [many],
     );
-    const answer = await exportAs(admin.token, { search: many });
+    // The page listens for progress on a topic of its own, joined before it asks.
+    const progress = randomUUID();
+    const heard: number[] = [];
+    const client = clientAs(emu, admin.token);
+    const channel = client
+      .channel(`export-progress:${progress}`)
+      .on('broadcast', { event: 'progress' }, ({ payload }) => heard.push(payload.rows));
+    await new Promise<void>((resolve, reject) =>
+      channel.subscribe((status) => {
+        if (status === 'SUBSCRIBED') resolve();
+        else if (status === 'CHANNEL_ERROR' || status === 'TIMED_OUT') reject(new Error(status));
+      }),
+    );
+    const answer = await exportAs(admin.token, { search: many }, progress);
     expect(answer.status).toBe(200);
     expect(answer.body.rows).toBe(12345);
+    // The first page is always reported (later ones at most twice a second).
+    const deadline = Date.now() + 5_000;
+    while (heard.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await client.removeChannel(channel);
+    expect(heard[0]).toBe(5000);
+    expect(heard.every((rows, i) => rows % 5000 === 0 && rows > (heard[i - 1] ?? 0))).toBe(true);
     const lines = parseLines(await (await fetch(answer.body.url)).text());
     const emails = lines.slice(1).map((line) => line.split(',')[0]);
     expect(emails).toHaveLength(12345);
@@ -137,6 +157,8 @@ describe('export-subscribers', () => {
     expect(badStatus.body.error.field).toBe('filters.status');
     const unknownKey = await exportAs(admin.token, { colour: 'red' });
     expect(unknownKey.body.error.field).toBe('filters.colour');
+    const badProgress = await exportAs(admin.token, {}, 'not-a-uuid');
+    expect([badProgress.status, badProgress.body.error.field]).toEqual([422, 'progress']);
   });
 
   it('refuses viewers, editors and the anonymous key', async () => {

@@ -185,7 +185,12 @@ export function SubscribersView() {
               lists={lists.data ?? []}
               onShowList={(listId) => changeFilters({ ...NO_FILTERS, listId })}
             />
-            <ExportSubscribers filters={filters} lists={lists.data ?? []} filtered={filtered} />
+            <ExportSubscribers
+              filters={filters}
+              lists={lists.data ?? []}
+              filtered={filtered}
+              total={typeof count.data === 'number' ? count.data : null}
+            />
           </>
         ) : (
           <p className={ieStyles.toolbarNote}>

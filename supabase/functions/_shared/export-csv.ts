@@ -76,11 +76,18 @@ async function* exportBytes(
   }
 }
 
-/** Streams every matching subscriber to `exports/<path>`; returns how many rows were written. */
-export async function writeExport(path: string, filters: ExportFilters): Promise<number> {
+/**
+ * Streams every matching subscriber to `exports/<path>`; returns how many rows were written.
+ * `progress` hears the rows passed on so far after each page.
+ */
+export async function writeExport(
+  path: string,
+  filters: ExportFilters,
+  progress: (rows: number) => void = () => {},
+): Promise<number> {
   let rows = 0;
   let failure: unknown = null;
-  const pages = exportBytes(filters, (n) => (rows += n));
+  const pages = exportBytes(filters, (n) => progress((rows += n)));
   const body = ReadableStream.from(
     (async function* () {
       try {

@@ -1,12 +1,15 @@
 // export-subscribers (SPEC §6, §7): an admin or owner exports the subscribers matching filters as
 // CSV to the private `exports` bucket and gets a signed URL that expires (1 hour by default).
+// With `progress` (a UUID the page listens on), the rows written so far are broadcast meanwhile.
 import { adminClient } from '../_shared/db.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { requireAdmin } from '../_shared/import-auth.ts';
 import { signedExportUrl, writeExport, type ExportFilters } from '../_shared/export-csv.ts';
+import { exportProgress } from '../_shared/export-progress.ts';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'confirmed', 'unsubscribed'];
 const SUBSCRIBER_STATUSES = ['enabled', 'blocklisted'];
 
@@ -47,10 +50,19 @@ function parseFilters(value: unknown): ExportFilters {
   return filters;
 }
 
+/** The page's progress topic id (export-progress.ts): a UUID, or none. */
+function parseProgress(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || !UUID.test(value))
+    throw invalidInput('progress', 'must be a UUID');
+  return value.toLowerCase();
+}
+
 serve(['POST'], async (req) => {
   const caller = await requireAdmin(req);
   const body = await readJsonObject(req);
   const filters = parseFilters(body.filters);
+  const progress = parseProgress(body.progress);
   // Checked before the upload starts, so an unknown list leaves no half-written file behind.
   if (filters.list) {
     const { data, error } = await adminClient()
@@ -64,7 +76,7 @@ serve(['POST'], async (req) => {
   const seconds = Number(Deno.env.get('POSTBOX_EXPORT_URL_SECONDS') ?? 3600);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = `${caller.id}/subscribers-${stamp}-${crypto.randomUUID().slice(0, 8)}.csv`;
-  const rows = await writeExport(path, filters);
+  const rows = await writeExport(path, filters, exportProgress(progress));
   if (!Number.isFinite(seconds) || seconds <= 0) throw new AppError('internal');
   const url = await signedExportUrl(path, seconds);
   return json({ url, rows, path, expires_in: seconds });

@@ -1,0 +1,42 @@
+// Progress of a long export, for the page that started it: rows written so far, broadcast on the
+// public Realtime topic `export-progress:<id>`, where <id> is a random UUID the page chose and
+// listens on. The payload is a row count and nothing else, so a public topic is enough.
+import { env } from './env.ts';
+
+/** At most this often: a 1,000,000-row export writes a page of 5,000 rows every 20-150 ms. */
+const INTERVAL_MS = 500;
+
+export const progressTopic = (id: string) => `export-progress:${id}`;
+
+/**
+ * A reporter for `rows` written so far, or a no-op without an id. Sends the first report at once,
+ * then at most one per interval; a failed send is logged once and never fails the export.
+ */
+export function exportProgress(id: string | null): (rows: number) => void {
+  if (!id) return () => {};
+  let last = 0;
+  let warned = false;
+  return (rows) => {
+    const now = Date.now();
+    if (now - last < INTERVAL_MS) return;
+    last = now;
+    fetch(`${env.supabaseUrl}/realtime/v1/api/broadcast`, {
+      method: 'POST',
+      headers: {
+        Authorization: `Bearer ${env.serviceRoleKey()}`,
+        apikey: env.serviceRoleKey(),
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({
+        messages: [
+          { topic: progressTopic(id), event: 'progress', payload: { rows }, private: false },
+        ],
+      }),
+    })
+      .then((response) => response.body?.cancel())
+      .catch((error) => {
+        if (!warned) console.warn('export progress could not be broadcast', error);
+        warned = true;
+      });
+  };
+}
