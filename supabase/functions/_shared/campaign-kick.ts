@@ -7,11 +7,7 @@ type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>):
 export function kickQueue(): void {
   const run = fetch(env.functionUrl('process-queue'), {
     method: 'POST',
-    headers: {
-      Authorization: `Bearer ${env.serviceRoleKey()}`,
-      apikey: env.serviceRoleKey(),
-      'Content-Type': 'application/json',
-    },
+    headers: env.serviceHeaders({ 'Content-Type': 'application/json' }),
     body: '{}',
   })
     .then((response) => response.text())

@@ -7,6 +7,7 @@ import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { escapeHtml } from './subscriber-mail.ts';
 import { signToken, verifyToken } from './tokens.ts';
+import { isUuid } from './uuid.ts';
 
 export interface TrackingSettings {
   opens: boolean;
@@ -22,8 +23,6 @@ export async function loadTracking(): Promise<TrackingSettings> {
   if (error || !data) throw new AppError('internal', 'The site settings could not be read.');
   return { opens: data.track_opens === true, clicks: data.track_clicks === true };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** SHA-256 of a URL, base64url: what a click token signs instead of the (long) URL itself. */
 // node:crypto rather than crypto.subtle, for the reason tokens.ts gives: with click tracking on,
@@ -123,7 +122,7 @@ export interface TrackToken {
  */
 export function readTrackToken(token: unknown, url: string | null): TrackToken {
   const payload = verifyToken(token, url === null ? 'open' : 'click');
-  if (!UUID.test(payload.s) || typeof payload.c !== 'string' || !UUID.test(payload.c)) {
+  if (!isUuid(payload.s) || !isUuid(payload.c)) {
     throw new AppError('token_invalid');
   }
   if (url === null) return { kind: 'open', subscriberId: payload.s, campaignId: payload.c };

@@ -40,3 +40,18 @@ export async function callerOf(req: Request): Promise<{ id: string; email: strin
   if (error || !data.user) throw new AppError('unauthenticated');
   return { id: data.user.id, email: (data.user.email ?? '').toLowerCase() };
 }
+
+/** The bearer is the service-role key, or a JWT whose role claim is service_role (verify_jwt checked its signature). */
+export function isServiceRole(req: Request): boolean {
+  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+  if (!token) return false;
+  if (env.serviceRoleKey() && token === env.serviceRoleKey()) return true;
+  const payload = token.split('.')[1];
+  if (!payload) return false;
+  try {
+    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return claims?.role === 'service_role';
+  } catch {
+    return false;
+  }
+}

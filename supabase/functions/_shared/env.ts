@@ -23,6 +23,12 @@ export const env = {
   webhookSecret: () =>
     setting('POSTBOX_WEBHOOK_SECRET', 'postbox-local-webhook-secret-not-for-production'),
   ownerEmail: () => setting('POSTBOX_OWNER_EMAIL', 'owner@example.com').trim().toLowerCase(),
+  /** Headers of a call as the service role to the project's own APIs, plus `extra`. */
+  serviceHeaders: (extra: Record<string, string> = {}): Record<string, string> => ({
+    Authorization: `Bearer ${env.serviceRoleKey()}`,
+    apikey: env.serviceRoleKey(),
+    ...extra,
+  }),
   /** The public URL of a function, as links in emails use it. */
   functionUrl: (name: string) =>
     `${Deno.env.get('POSTBOX_FUNCTIONS_URL') ?? `${SUPABASE_URL}/functions/v1`}/${name}`,

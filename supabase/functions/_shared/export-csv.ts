@@ -15,10 +15,6 @@ export interface ExportFilters {
 export const EXPORT_HEADER = 'email,name,status,lists,created_at,attributes\r\n';
 const PAGE_ROWS = 5_000;
 
-function serviceHeaders(): Record<string, string> {
-  return { Authorization: `Bearer ${env.serviceRoleKey()}`, apikey: env.serviceRoleKey() };
-}
-
 /**
  * One page of CSV lines after `after`, as the raw response of export_subscribers_csv: its body is
  * the page's bytes (Accept: text/plain), its headers the row count and last id. The bytes are
@@ -29,7 +25,7 @@ async function fetchPage(filters: ExportFilters, after: string | null) {
   const name = 'export_subscribers_csv';
   const response = await fetch(`${env.supabaseUrl}/rest/v1/rpc/${name}`, {
     method: 'POST',
-    headers: { ...serviceHeaders(), 'Content-Type': 'application/json', Accept: 'text/plain' },
+    headers: env.serviceHeaders({ 'Content-Type': 'application/json', Accept: 'text/plain' }),
     body: JSON.stringify({
       p_list: filters.list ?? null,
       p_status: filters.status ?? null,
@@ -103,7 +99,7 @@ export async function writeExport(
   try {
     response = await fetch(`${env.supabaseUrl}/storage/v1/object/exports/${key}`, {
       method: 'POST',
-      headers: { ...serviceHeaders(), 'Content-Type': 'text/csv', 'x-upsert': 'false' },
+      headers: env.serviceHeaders({ 'Content-Type': 'text/csv', 'x-upsert': 'false' }),
       body,
       // @ts-ignore: Deno needs duplex for a streamed request body; the DOM typings lack it.
       duplex: 'half',

@@ -22,11 +22,7 @@ export function exportProgress(id: string | null): (rows: number) => void {
     last = now;
     fetch(`${env.supabaseUrl}/realtime/v1/api/broadcast`, {
       method: 'POST',
-      headers: {
-        Authorization: `Bearer ${env.serviceRoleKey()}`,
-        apikey: env.serviceRoleKey(),
-        'Content-Type': 'application/json',
-      },
+      headers: env.serviceHeaders({ 'Content-Type': 'application/json' }),
       body: JSON.stringify({
         messages: [
           { topic: progressTopic(id), event: 'progress', payload: { rows }, private: false },

@@ -45,17 +45,9 @@ function objectUrl(path: string): string {
   return `${env.supabaseUrl}/storage/v1/object/imports/${key}`;
 }
 
-function serviceHeaders(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    Authorization: `Bearer ${env.serviceRoleKey()}`,
-    apikey: env.serviceRoleKey(),
-    ...extra,
-  };
-}
-
 /** The object's size from its metadata, or null when there is no such upload. */
 async function objectSize(path: string): Promise<number | null> {
-  const response = await fetch(objectUrl(path), { method: 'HEAD', headers: serviceHeaders() });
+  const response = await fetch(objectUrl(path), { method: 'HEAD', headers: env.serviceHeaders() });
   await response.body?.cancel();
   if (!response.ok) return null;
   return Number(response.headers.get('content-length') ?? '0');
@@ -63,7 +55,7 @@ async function objectSize(path: string): Promise<number | null> {
 
 /** The file from `offset` on, streamed (a Range request past the header or the last batch). */
 async function openObject(path: string, offset: number): Promise<ReadableStream<Uint8Array>> {
-  const headers = serviceHeaders(offset > 0 ? { Range: `bytes=${offset}-` } : {});
+  const headers = env.serviceHeaders(offset > 0 ? { Range: `bytes=${offset}-` } : {});
   const response = await fetch(objectUrl(path), { headers });
   if (!response.ok || !response.body || (offset > 0 && response.status !== 206)) {
     await response.body?.cancel();

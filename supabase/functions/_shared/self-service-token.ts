@@ -3,8 +3,7 @@
 // `token_invalid` rather than a failed uuid cast (a 500).
 import { AppError } from './errors.ts';
 import { verifyToken } from './tokens.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from './uuid.ts';
 
 export interface SelfServiceToken {
   subscriberId: string;
@@ -19,19 +18,15 @@ export function readSelfServiceToken(
   purpose: 'unsubscribe' | 'preferences',
 ): SelfServiceToken {
   const payload = verifyToken(token, purpose);
-  if (!UUID.test(payload.s)) throw new AppError('token_invalid');
+  if (!isUuid(payload.s)) throw new AppError('token_invalid');
   if (purpose === 'preferences')
     return { subscriberId: payload.s, listIds: null, campaignId: null };
-  if (payload.c !== undefined && (typeof payload.c !== 'string' || !UUID.test(payload.c))) {
+  if (payload.c !== undefined && !isUuid(payload.c)) {
     throw new AppError('token_invalid');
   }
   const campaignId = payload.c ?? null;
   if (payload.l === undefined) return { subscriberId: payload.s, listIds: null, campaignId };
-  if (
-    !Array.isArray(payload.l) ||
-    payload.l.length === 0 ||
-    !payload.l.every((id) => typeof id === 'string' && UUID.test(id))
-  ) {
+  if (!Array.isArray(payload.l) || payload.l.length === 0 || !payload.l.every(isUuid)) {
     throw new AppError('token_invalid');
   }
   return { subscriberId: payload.s, listIds: payload.l, campaignId };

@@ -1,8 +1,7 @@
 // What a verified confirm token must carry before it reaches SQL (pure, so vitest tests it too):
 // a subscriber id, at least one list id and the single-use nonce. Anything else is token_invalid.
 import { AppError } from '../_shared/errors.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../_shared/uuid.ts';
 
 export interface ConfirmPayload {
   subscriberId: string;
@@ -13,12 +12,11 @@ export interface ConfirmPayload {
 export function confirmPayload(payload: { s: unknown; l?: unknown; n?: unknown }): ConfirmPayload {
   const { s, l, n } = payload;
   if (
-    typeof s !== 'string' ||
-    !UUID.test(s) ||
+    !isUuid(s) ||
     !Array.isArray(l) ||
     l.length === 0 ||
     l.length > 20 ||
-    !l.every((id) => typeof id === 'string' && UUID.test(id)) ||
+    !l.every(isUuid) ||
     typeof n !== 'string' ||
     !/^[0-9a-f]{32}$/.test(n)
   ) {

@@ -7,9 +7,9 @@ import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { requireAdmin } from '../_shared/import-auth.ts';
 import { signedExportUrl, writeExport, type ExportFilters } from '../_shared/export-csv.ts';
 import { exportProgress } from '../_shared/export-progress.ts';
+import { isUuid } from '../_shared/uuid.ts';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const STATUSES = ['pending', 'confirmed', 'unsubscribed'];
 const SUBSCRIBER_STATUSES = ['enabled', 'blocklisted'];
 
@@ -53,8 +53,7 @@ function parseFilters(value: unknown): ExportFilters {
 /** The page's progress topic id (export-progress.ts): a UUID, or none. */
 function parseProgress(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value !== 'string' || !UUID.test(value))
-    throw invalidInput('progress', 'must be a UUID');
+  if (!isUuid(value)) throw invalidInput('progress', 'must be a UUID');
   return value.toLowerCase();
 }
 

@@ -1,20 +1,20 @@
 // import-subscribers (SPEC §5, §7, §9): an admin starts or resumes a queued CSV import; the work
 // runs after the 202 answer (EdgeRuntime.waitUntil), one run at a time per import (a lease), and a
 // run that spends its budget hands on to a fresh invocation of this function with the service key.
-import { adminClient, rpc } from '../_shared/db.ts';
+import { adminClient, isServiceRole, rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
-import { isServiceRole, requireAdmin } from '../_shared/import-auth.ts';
+import { requireAdmin } from '../_shared/import-auth.ts';
 import {
   importSettings,
   runImport,
   type ImportRecord,
   type RunOptions,
 } from '../_shared/import-run.ts';
+import { isUuid } from '../_shared/uuid.ts';
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function inBackground(work: Promise<unknown>): void {
   const guarded = work.catch((error) =>
@@ -27,11 +27,7 @@ function inBackground(work: Promise<unknown>): void {
 function continueImport(importId: string): Promise<unknown> {
   return fetch(env.functionUrl('import-subscribers'), {
     method: 'POST',
-    headers: {
-      Authorization: `Bearer ${env.serviceRoleKey()}`,
-      apikey: env.serviceRoleKey(),
-      'Content-Type': 'application/json',
-    },
+    headers: env.serviceHeaders({ 'Content-Type': 'application/json' }),
     body: JSON.stringify({ import_id: importId }),
   }).then((response) => response.text());
 }
@@ -45,7 +41,7 @@ serve(['POST'], async (req) => {
   if (!isServiceRole(req)) await requireAdmin(req);
   const body = await readJsonObject(req);
   const importId = body.import_id;
-  if (typeof importId !== 'string' || !UUID.test(importId)) {
+  if (!isUuid(importId)) {
     throw invalidInput('import_id', 'must be the id of an import');
   }
   // Fault injection for the resume tests only: never honoured unless the environment allows it.

@@ -2,27 +2,12 @@
 // pg_net every 10 s, send-campaign after a send or resume); any number may run at once.
 import { kickQueue } from '../_shared/campaign-kick.ts';
 import { runQueue } from '../_shared/campaign-queue.ts';
-import { env } from '../_shared/env.ts';
+import { isServiceRole } from '../_shared/db.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 
 const DEFAULT_BUDGET_MS = 25_000;
 const DEFAULT_MAX_MESSAGES = 500;
-
-/** The bearer is the service-role key, or a JWT whose role claim is service_role (the gateway has verified it: verify_jwt = true). */
-function isServiceRole(req: Request): boolean {
-  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
-  if (!token) return false;
-  if (env.serviceRoleKey() && token === env.serviceRoleKey()) return true;
-  const payload = token.split('.')[1];
-  if (!payload) return false;
-  try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    return claims?.role === 'service_role';
-  } catch {
-    return false;
-  }
-}
 
 function positiveInteger(value: unknown, field: string, max: number): number | undefined {
   if (value === undefined) return undefined;

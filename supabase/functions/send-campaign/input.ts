@@ -1,6 +1,7 @@
 // send-campaign's request body: {campaign_id, action, at?, emails?}, checked before anything runs.
 import { invalidInput } from '../_shared/errors.ts';
 import { checkEmail } from '../_shared/email.ts';
+import { isUuid } from '../_shared/uuid.ts';
 
 export const ACTIONS = ['send', 'schedule', 'pause', 'resume', 'cancel', 'test', 'retry'] as const;
 export type CampaignAction = (typeof ACTIONS)[number];
@@ -12,13 +13,11 @@ export interface CampaignRequest {
   emails?: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const MAX_TEST_EMAILS = 5;
 
 export function parseCampaignRequest(body: Record<string, unknown>): CampaignRequest {
   const { campaign_id: campaignId, action, at, emails } = body;
-  if (typeof campaignId !== 'string' || !UUID.test(campaignId))
-    throw invalidInput('campaign_id', 'must be a campaign id');
+  if (!isUuid(campaignId)) throw invalidInput('campaign_id', 'must be a campaign id');
   if (typeof action !== 'string' || !(ACTIONS as readonly string[]).includes(action))
     throw invalidInput('action', `must be one of ${ACTIONS.join(', ')}`);
   const request: CampaignRequest = { campaignId, action: action as CampaignAction };
