@@ -1,6 +1,7 @@
 // The public archive's rules (SPEC §2): keyset cursors in the query string, turning one answer of
 // archive_issues() into a page with its "Newer" and "Older" cursors, and dates as readers see them.
 import type { Database } from './database.types';
+import { isUuid } from './uuid';
 
 type Functions = Database['public']['Functions'];
 export type ArchiveSummary = Functions['archive_issues']['Returns'][number];
@@ -23,8 +24,6 @@ export type ArchivePosition =
   | { kind: 'before'; cursor: ArchiveCursor }
   | { kind: 'after'; cursor: ArchiveCursor };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** `<timestamp>~<uuid>`: the timestamp is kept as text, since a JS Date would drop microseconds. */
 export function formatCursor(cursor: ArchiveCursor): string {
   return `${cursor.at}~${cursor.id}`;
@@ -37,7 +36,7 @@ export function parseCursor(value: string | null | undefined): ArchiveCursor | n
   if (cut <= 0) return null;
   const at = value.slice(0, cut);
   const id = value.slice(cut + 1);
-  if (!UUID.test(id) || !/^\d{4}-\d{2}-\d{2}[T ]/.test(at) || Number.isNaN(Date.parse(at))) {
+  if (!isUuid(id) || !/^\d{4}-\d{2}-\d{2}[T ]/.test(at) || Number.isNaN(Date.parse(at))) {
     return null;
   }
   return { at, id };

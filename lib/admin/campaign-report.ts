@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../database.types';
 import type { SupabaseResult } from '../use-query';
 import type { CampaignStatus } from './campaigns';
+import { isUuid } from '../uuid';
 
 type Client = SupabaseClient<Database>;
 
@@ -21,11 +22,9 @@ export interface ReportCampaign {
   lists: { id: string; name: string }[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** A mistyped `?id=` is "no such campaign", not a database error. */
 export function isCampaignId(id: string): boolean {
-  return UUID.test(id);
+  return isUuid(id);
 }
 
 export async function getReportCampaign(

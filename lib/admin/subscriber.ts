@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Json, Tables } from '../database.types';
 import { unwrap } from '../use-query';
 import type { SubscriptionStatus } from './subscriber-query';
+import { isUuid } from '../uuid';
 
 export type SubscriptionDetail = Tables<'subscriptions'> & {
   lists: Pick<Tables<'lists'>, 'id' | 'slug' | 'name'> | null;
@@ -11,11 +12,9 @@ export type SubscriptionDetail = Tables<'subscriptions'> & {
 export type SubscriberDetail = Tables<'subscribers'> & { subscriptions: SubscriptionDetail[] };
 export type SubscriberEvent = Tables<'events'>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** True for a well-formed id; anything else is "not found" without asking the database. */
 export function isSubscriberId(id: unknown): id is string {
-  return typeof id === 'string' && UUID.test(id);
+  return isUuid(id);
 }
 
 /** The subscriber with their subscriptions (and list names), or null when there is none. */

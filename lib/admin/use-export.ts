@@ -4,7 +4,7 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { supabase } from '../supabase';
-import { randomUuid } from '../random-uuid';
+import { randomUuid } from '../uuid';
 import { toQueryError } from '../use-query';
 import {
   exportProgressTopic,

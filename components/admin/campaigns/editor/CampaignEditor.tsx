@@ -5,11 +5,10 @@ import Link from 'next/link';
 import { useMemo } from 'react';
 import { formFromCampaign } from '../../../../lib/admin/campaign-editor-form';
 import type { EditableCampaign } from '../../../../lib/admin/campaign-editor';
+import { isCampaignId } from '../../../../lib/admin/campaign-report';
 import { useCampaign } from '../../../../lib/admin/use-campaign-editor';
 import { buttonClass, EmptyState, ErrorState, LoadingState } from '../../../ui';
 import { EditorBody } from './EditorBody';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function BackToList() {
   return (
@@ -39,7 +38,7 @@ function Loaded({ data }: { data: EditableCampaign }) {
 }
 
 export function CampaignEditor({ id }: { id: string }) {
-  const valid = UUID.test(id);
+  const valid = isCampaignId(id);
   const { data, error, isValidating, mutate } = useCampaign(valid ? id : null);
   if (!valid) return <NotFound />;
   if (error && !data) {

@@ -1,4 +1,11 @@
-// Random ids made in the browser.
+// UUIDs in the browser: checking one (an id from the address bar) and making one.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a well-formed id (Postgres uuid's text form). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
 
 /**
  * A version 4 UUID. crypto.randomUUID exists only in secure contexts (https, localhost), and a
