@@ -2,6 +2,7 @@
 // public Realtime topic `export-progress:<id>`, where <id> is a random UUID the page chose and
 // listens on. The payload is a row count and nothing else, so a public topic is enough.
 import { env } from './env.ts';
+import { throttled } from './throttle.ts';
 
 /** At most this often: a 1,000,000-row export writes a page of 5,000 rows every 20-150 ms. */
 const INTERVAL_MS = 500;
@@ -14,12 +15,8 @@ export const progressTopic = (id: string) => `export-progress:${id}`;
  */
 export function exportProgress(id: string | null): (rows: number) => void {
   if (!id) return () => {};
-  let last = 0;
   let warned = false;
-  return (rows) => {
-    const now = Date.now();
-    if (now - last < INTERVAL_MS) return;
-    last = now;
+  return throttled(INTERVAL_MS, (rows: number) => {
     fetch(`${env.supabaseUrl}/realtime/v1/api/broadcast`, {
       method: 'POST',
       headers: env.serviceHeaders({ 'Content-Type': 'application/json' }),
@@ -34,5 +31,5 @@ export function exportProgress(id: string | null): (rows: number) => void {
         if (!warned) console.warn('export progress could not be broadcast', error);
         warned = true;
       });
-  };
+  });
 }
