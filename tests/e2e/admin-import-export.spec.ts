@@ -1,7 +1,8 @@
 // CSV import and export on /admin/subscribers/ in Chromium against the e2e emulator (issue 6): the
 // owner imports 1,000 rows with a few bad ones and watches the live progress reach 100 %, reads the
 // skipped rows by line, filters, exports the filtered set and reads the downloaded file; a file
-// without an `email` header is mapped by hand; viewers and editors get no import or export.
+// without an `email` header is mapped by hand; an export runs without Realtime; viewers and editors
+// get no import or export.
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -163,6 +164,45 @@ test('an export of several pages shows the rows written while it runs', async ({
   expect(seen[0]).toBe('0 %, Preparing 20,000 rows…');
   expect(seen[1]).toBe('25 %, 5,000 of 20,000 rows');
   for (const text of seen.slice(1)) expect(text).toMatch(/^\d+ %, [\d,]+ of 20,000 rows$/);
+});
+
+test('an export runs without Realtime: a progress channel that never joins only delays it', async ({
+  page,
+}, testInfo) => {
+  const tag = randomUUID().slice(0, 8);
+  await insertRows(
+    'subscribers',
+    [1, 2, 3].map((i) => ({ email: `quiet${i}-${tag}@example.com`, name: `Quiet ${i}` })),
+  );
+  // Every Realtime socket of the page opens and then hears nothing: no join reply, no broadcast.
+  let sockets = 0;
+  await page.routeWebSocket(/\/realtime\/v1\/websocket/, () => {
+    sockets += 1;
+  });
+  await page.clock.install();
+  const owner = await createTeamUser('owner');
+  await signInWithPassword(page, owner, `/admin/subscribers/?q=${tag}`);
+  await expect(summary(page)).toContainText('1–3 of 3 matching subscribers');
+  // The page's timers stand still from here: Realtime's own join timeout (10 s) never fires, so
+  // only the export's 2 s wait for its channel can let it start.
+  await page.clock.pauseAt(Date.now() + 1_000);
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  await expect(page.getByRole('progressbar', { name: 'Export progress' })).toHaveAttribute(
+    'aria-valuetext',
+    '0 %, Preparing 3 rows…',
+  );
+  await page.clock.runFor(2_000);
+  const saved = testInfo.outputPath('quiet.csv');
+  await (await download).saveAs(saved);
+  await expect(page.getByText('Exported 3 matching subscribers.')).toBeVisible();
+  const records = parse(readFileSync(saved, 'utf8'), { columns: true }) as Array<
+    Record<string, string>
+  >;
+  expect(records.map((r) => r.email).sort()).toEqual(
+    [1, 2, 3].map((i) => `quiet${i}-${tag}@example.com`),
+  );
+  expect(sockets).toBeGreaterThan(0);
 });
 
 test('a file without an "email" header is mapped by hand; other files are refused first', async ({
