@@ -118,6 +118,15 @@ describe('rpc responses shaped by the function and by Accept', () => {
     expect(await json.json()).toBe('x');
   });
 
+  it('refuses a binary handler function with 501 PGRST501, and still answers it as JSON', async () => {
+    const res = await f.rest('/rpc/raw_bytes', { headers: { Accept: 'application/octet-stream' } });
+    expect(res.status).toBe(501);
+    expect(await res.json()).toMatchObject({ code: 'PGRST501' });
+    const json = await f.rest('/rpc/raw_bytes');
+    expect(json.status).toBe(200);
+    expect(await json.json()).toBe('\\x00ff');
+  });
+
   it('adds the headers and status the function set in response.headers and response.status', async () => {
     const res = await tagged(
       {

@@ -114,6 +114,10 @@ begin
   perform set_config('response.status', status, true);
   return body;
 end $$;
+-- A binary handler, which the emulator does not serve (501).
+create domain public."application/octet-stream" as bytea;
+create function public.raw_bytes() returns public."application/octet-stream"
+  language sql stable as $$ select '\\x00ff'::bytea $$;
 grant execute on all functions in schema public to anon, authenticated, service_role;
 `;
 
