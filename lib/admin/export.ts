@@ -56,9 +56,6 @@ function parseExport(data: unknown): ExportResult | null {
   };
 }
 
-/** The Realtime topic on which export-subscribers reports rows written for `progress`. */
-export const exportProgressTopic = (progress: string) => `export-progress:${progress}`;
-
 /** `progress`: a UUID whose topic (exportProgressTopic) hears the rows written so far. */
 export async function exportSubscribers(
   client: SupabaseClient,

@@ -6,12 +6,8 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { supabase } from '../supabase';
 import { randomUuid } from '../uuid';
 import { toQueryError } from '../use-query';
-import {
-  exportProgressTopic,
-  exportSubscribers,
-  type ExportFilters,
-  type ExportResult,
-} from './export';
+import { exportProgressTopic } from '../export-progress-topic';
+import { exportSubscribers, type ExportFilters, type ExportResult } from './export';
 
 export type ExportState =
   | { status: 'idle' }

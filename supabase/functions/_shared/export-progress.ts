@@ -1,13 +1,12 @@
 // Progress of a long export, for the page that started it: rows written so far, broadcast on the
 // public Realtime topic `export-progress:<id>`, where <id> is a random UUID the page chose and
 // listens on. The payload is a row count and nothing else, so a public topic is enough.
+import { exportProgressTopic } from '../../../lib/export-progress-topic.ts';
 import { env } from './env.ts';
 import { throttled } from './throttle.ts';
 
 /** At most this often: a 1,000,000-row export writes a page of 5,000 rows every 20-150 ms. */
 const INTERVAL_MS = 500;
-
-export const progressTopic = (id: string) => `export-progress:${id}`;
 
 /**
  * A reporter for `rows` written so far, or a no-op without an id. Sends the first report at once,
@@ -22,7 +21,7 @@ export function exportProgress(id: string | null): (rows: number) => void {
       headers: env.serviceHeaders({ 'Content-Type': 'application/json' }),
       body: JSON.stringify({
         messages: [
-          { topic: progressTopic(id), event: 'progress', payload: { rows }, private: false },
+          { topic: exportProgressTopic(id), event: 'progress', payload: { rows }, private: false },
         ],
       }),
     })
