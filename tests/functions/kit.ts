@@ -21,6 +21,8 @@ export async function startFunctionsEmulator(
     scheduler?: boolean;
     /** Where the functions' SMTP transport sends (default: the emulator's MailDev). */
     functionsSmtp?: { host: string; port: number };
+    /** Hears the emulator's log lines, the functions' console output among them. */
+    log?: (line: string) => void;
   } = {},
 ): Promise<RunningEmulator> {
   process.env.POSTBOX_TOKEN_SECRET = TEST_TOKEN_SECRET;
@@ -33,6 +35,7 @@ export async function startFunctionsEmulator(
     mailWebPort: 0,
     mailSmtpPort: 0,
     functionsSmtp: options.functionsSmtp,
+    log: options.log,
   });
   if (!options.scheduler) await stopScheduler(emu);
   return emu;
