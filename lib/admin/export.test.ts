@@ -1,6 +1,6 @@
 // Unit tests for the page's filters in export-subscribers' terms.
 import { describe, expect, it } from 'vitest';
-import { exportFilters, exportProgressView } from './export';
+import { exportFilters, exportProgressView, withReportedRows, type ExportState } from './export';
 import { NO_FILTERS } from './subscriber-query';
 
 const lists = [
@@ -65,5 +65,45 @@ describe('exportProgressView', () => {
       text: '15,000 rows written',
       percent: null,
     });
+  });
+});
+
+describe('withReportedRows', () => {
+  const running = (rows: number | null): ExportState => ({ status: 'pending', rows });
+
+  it('takes the rows of a report while the export runs, rising only', () => {
+    expect(withReportedRows(running(null), { rows: 5_000 })).toEqual(running(5_000));
+    expect(withReportedRows(running(5_000), { rows: 15_000 })).toEqual(running(15_000));
+    // An earlier report arriving late keeps the bar where it is.
+    const later = running(15_000);
+    expect(withReportedRows(later, { rows: 10_000 })).toBe(later);
+    expect(withReportedRows(later, { rows: 15_000 })).toBe(later);
+  });
+
+  it('never turns a finished, failed or idle export back into a running one', () => {
+    const ready: ExportState = {
+      status: 'ready',
+      result: { url: 'https://example.com/x.csv', rows: 20_000, expiresIn: 3600 },
+    };
+    const failed: ExportState = { status: 'error', message: 'no' };
+    const idle: ExportState = { status: 'idle' };
+    for (const state of [ready, failed, idle]) {
+      expect(withReportedRows(state, { rows: 20_000 })).toBe(state);
+    }
+  });
+
+  it('ignores payloads without a row count', () => {
+    const state = running(5_000);
+    for (const payload of [
+      undefined,
+      null,
+      'rows',
+      {},
+      { rows: '10000' },
+      { rows: -1 },
+      { rows: 1.5 },
+    ]) {
+      expect(withReportedRows(state, payload)).toBe(state);
+    }
   });
 });

@@ -25,6 +25,27 @@ export interface ExportResult {
   expiresIn: number;
 }
 
+/** The "Export CSV" button's export (lib/admin/use-export.ts). */
+export type ExportState =
+  | { status: 'idle' }
+  /** `rows`: written so far, once the function has reported any. */
+  | { status: 'pending'; rows: number | null }
+  | { status: 'ready'; result: ExportResult }
+  | { status: 'error'; message: string };
+
+/**
+ * The state after a progress broadcast (`{ rows }`). Only a running export takes it, and only a
+ * count higher than the last: broadcasts are fire-and-forget requests, so one can arrive after a
+ * later one or after the answer, and must not move the bar back or turn a finished export into a
+ * running one. A payload without a row count changes nothing.
+ */
+export function withReportedRows(state: ExportState, payload: unknown): ExportState {
+  const rows = isRecord(payload) ? payload.rows : undefined;
+  if (state.status !== 'pending' || !isCount(rows)) return state;
+  if (state.rows !== null && rows <= state.rows) return state;
+  return { status: 'pending', rows };
+}
+
 /**
  * What the table shows, as the function's filters: the list id becomes its slug, the subscription
  * status keeps its meaning (on that list, or on any list without one), the search is the same

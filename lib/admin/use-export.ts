@@ -7,14 +7,13 @@ import { supabase } from '../supabase';
 import { randomUuid } from '../uuid';
 import { toQueryError } from '../use-query';
 import { exportProgressTopic } from '../export-progress-topic';
-import { exportSubscribers, type ExportFilters, type ExportResult } from './export';
-
-export type ExportState =
-  | { status: 'idle' }
-  /** `rows`: written so far, once the function has reported any. */
-  | { status: 'pending'; rows: number | null }
-  | { status: 'ready'; result: ExportResult }
-  | { status: 'error'; message: string };
+import {
+  exportSubscribers,
+  withReportedRows,
+  type ExportFilters,
+  type ExportResult,
+  type ExportState,
+} from './export';
 
 /** How long the export waits for its progress channel: without Realtime it runs all the same. */
 const JOIN_WAIT_MS = 2_000;
@@ -55,12 +54,9 @@ export function useExportSubscribers() {
       const progress = randomUuid();
       const listening = supabase
         .channel(exportProgressTopic(progress))
-        .on('broadcast', { event: 'progress' }, ({ payload }) => {
-          const rows = (payload as { rows?: unknown } | undefined)?.rows;
-          if (typeof rows !== 'number') return;
-          // A late report never overwrites the finished answer.
-          setState((now) => (now.status === 'pending' ? { status: 'pending', rows } : now));
-        });
+        .on('broadcast', { event: 'progress' }, ({ payload }) =>
+          setState((now) => withReportedRows(now, payload)),
+        );
       channel.current = listening;
       try {
         await joinBriefly(listening);
