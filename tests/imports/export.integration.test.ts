@@ -1,5 +1,6 @@
 // export-subscribers through the real function, storage and database: the CSV for a filter, the
-// signed URL that downloads it and then expires, filter validation, and who may export.
+// signed URL that downloads it and then expires, filter validation, who may export, and a page
+// failing midway (an error, and no partial file).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
@@ -172,5 +173,66 @@ describe('export-subscribers', () => {
     expect(anon.status).toBe(401);
     const none = await callFunction(emu, 'export-subscribers', { body: { filters: {} } });
     expect(none.status).toBe(401);
+  });
+});
+
+describe('export-subscribers when a page fails midway', () => {
+  const signature = 'text, text, text, text, uuid, integer';
+  const twoPages = `${tag}two`;
+  // The real page function, renamed, behind one that fails for every page after the first.
+  beforeAll(async () => {
+    await sql(
+      emu,
+      `insert into public.subscribers (email) select $1 || '-' || i || '@example.com'
+         from generate_series(1, 5001) i`,
+      [twoPages],
+    );
+    await sql(
+      emu,
+      `alter function public.export_subscribers_csv(${signature}) rename to export_subscribers_csv_real`,
+    );
+    await sql(
+      emu,
+      `create function public.export_subscribers_csv(p_list text, p_status text,
+         p_subscriber_status text, p_search text, p_after uuid, p_limit integer)
+       returns public."text/plain" language plpgsql security definer set search_path = '' as $$
+       begin
+         if p_after is not null then raise exception 'the disk is on fire'; end if;
+         return public.export_subscribers_csv_real(p_list, p_status, p_subscriber_status,
+                                                   p_search, p_after, p_limit);
+       end $$`,
+    );
+    await sql(
+      emu,
+      `grant execute on function public.export_subscribers_csv(${signature}) to service_role`,
+    );
+  });
+  afterAll(async () => {
+    await sql(emu, `drop function public.export_subscribers_csv(${signature})`);
+    await sql(
+      emu,
+      `alter function public.export_subscribers_csv_real(${signature}) rename to export_subscribers_csv`,
+    );
+  });
+
+  const exportsStored = async () =>
+    (
+      await sql<{ n: number }>(
+        emu,
+        `select count(*)::int as n from storage.objects where bucket_id = 'exports'`,
+      )
+    )[0]!.n;
+
+  it('answers an error and leaves no partial file in the bucket', async () => {
+    const before = await exportsStored();
+    // One page works: the failure starts only with a second page.
+    const small = await exportAs(admin.token, { search: `${tag}-` });
+    expect(small.status).toBe(200);
+    expect(await exportsStored()).toBe(before + 1);
+
+    const failed = await exportAs(admin.token, { search: twoPages });
+    expect(failed.status).toBe(500);
+    expect(failed.body.error.code).toBe('internal');
+    expect(await exportsStored()).toBe(before + 1);
   });
 });
