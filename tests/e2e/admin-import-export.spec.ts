@@ -192,6 +192,8 @@ test('an export runs without Realtime: a progress channel that never joins only 
     'aria-valuetext',
     '0 %, Preparing 3 rows…',
   );
+  // The running state holds still here: it fits both widths (axe needs the page's timers).
+  await screenshotsAtBothWidths(page, 'subscribers-export-running');
   await page.clock.runFor(2_000);
   const saved = testInfo.outputPath('quiet.csv');
   await (await download).saveAs(saved);
