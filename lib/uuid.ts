@@ -1,4 +1,5 @@
-// UUIDs in the browser: checking one (an id from the address bar) and making one.
+// UUIDs: checking one (an id from the address bar or a request) and making one in the browser.
+// No imports, so the edge functions (Deno) load it as is.
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -7,7 +7,7 @@ import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { escapeHtml } from './subscriber-mail.ts';
 import { signToken, verifyToken } from './tokens.ts';
-import { isUuid } from './uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 export interface TrackingSettings {
   opens: boolean;

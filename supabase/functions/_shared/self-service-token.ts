@@ -3,7 +3,7 @@
 // `token_invalid` rather than a failed uuid cast (a 500).
 import { AppError } from './errors.ts';
 import { verifyToken } from './tokens.ts';
-import { isUuid } from './uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 export interface SelfServiceToken {
   subscriberId: string;

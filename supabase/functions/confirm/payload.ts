@@ -1,7 +1,7 @@
 // What a verified confirm token must carry before it reaches SQL (pure, so vitest tests it too):
 // a subscriber id, at least one list id and the single-use nonce. Anything else is token_invalid.
 import { AppError } from '../_shared/errors.ts';
-import { isUuid } from '../_shared/uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 export interface ConfirmPayload {
   subscriberId: string;

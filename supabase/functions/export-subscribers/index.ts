@@ -7,7 +7,7 @@ import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { requireAdmin } from '../_shared/import-auth.ts';
 import { signedExportUrl, writeExport, type ExportFilters } from '../_shared/export-csv.ts';
 import { exportProgress } from '../_shared/export-progress.ts';
-import { isUuid } from '../_shared/uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const STATUSES = ['pending', 'confirmed', 'unsubscribed'];

@@ -12,7 +12,7 @@ import {
   type ImportRecord,
   type RunOptions,
 } from '../_shared/import-run.ts';
-import { isUuid } from '../_shared/uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
 

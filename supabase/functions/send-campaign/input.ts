@@ -1,7 +1,7 @@
 // send-campaign's request body: {campaign_id, action, at?, emails?}, checked before anything runs.
 import { invalidInput } from '../_shared/errors.ts';
 import { checkEmail } from '../_shared/email.ts';
-import { isUuid } from '../_shared/uuid.ts';
+import { isUuid } from '../../../lib/uuid.ts';
 
 export const ACTIONS = ['send', 'schedule', 'pause', 'resume', 'cancel', 'test', 'retry'] as const;
 export type CampaignAction = (typeof ACTIONS)[number];
