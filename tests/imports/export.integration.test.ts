@@ -97,8 +97,9 @@ describe('export-subscribers', () => {
          from generate_series(1, 12345) i`,
       [many],
     );
-    // The page listens for progress on a topic of its own, joined before it asks.
-    const progress = randomUUID();
+    // The page listens for progress on a topic of its own, joined before it asks. Upper case: the
+    // function broadcasts on the id exactly as given, since Realtime matches topics exactly.
+    const progress = randomUUID().toUpperCase();
     const heard: number[] = [];
     const client = clientAs(emu, admin.token);
     const channel = client

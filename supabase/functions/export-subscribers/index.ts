@@ -54,7 +54,8 @@ function parseFilters(value: unknown): ExportFilters {
 function parseProgress(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (!isUuid(value)) throw invalidInput('progress', 'must be a UUID');
-  return value.toLowerCase();
+  // As given: Realtime matches topics exactly, and the page listens on the id it chose.
+  return value;
 }
 
 serve(['POST'], async (req) => {
