@@ -55,20 +55,33 @@ async function fetchPage(filters: ExportFilters, after: string | null) {
   return { rows, lastId, body: response.body };
 }
 
-/** The export's bytes, page after page; `counted` hears each page's rows once it is passed on. */
+/** What the upload learns from the bytes it read: rows passed on, and why they stopped early. */
+interface ExportRun {
+  rows: number;
+  /** fetch reports a body that failed only as a generic error; this is the real one. */
+  failure: unknown;
+}
+
+/** The export's bytes, page after page, counted into `run` and reported to `progress`. */
 async function* exportBytes(
   filters: ExportFilters,
-  counted: (rows: number) => void,
+  run: ExportRun,
+  progress: (rows: number) => void,
 ): AsyncGenerator<Uint8Array> {
-  yield new TextEncoder().encode(EXPORT_HEADER);
-  let after: string | null = null;
-  for (;;) {
-    const page = await fetchPage(filters, after);
-    // Pulled only as fast as the upload reads, so at most a page or two is in memory.
-    if (page.body) yield* page.body;
-    counted(page.rows);
-    if (page.rows < PAGE_ROWS) return;
-    after = page.lastId;
+  try {
+    yield new TextEncoder().encode(EXPORT_HEADER);
+    let after: string | null = null;
+    for (;;) {
+      const page = await fetchPage(filters, after);
+      // Pulled only as fast as the upload reads, so at most a page or two is in memory.
+      if (page.body) yield* page.body;
+      progress((run.rows += page.rows));
+      if (page.rows < PAGE_ROWS) return;
+      after = page.lastId;
+    }
+  } catch (error) {
+    run.failure = error;
+    throw error;
   }
 }
 
@@ -81,19 +94,8 @@ export async function writeExport(
   filters: ExportFilters,
   progress: (rows: number) => void = () => {},
 ): Promise<number> {
-  let rows = 0;
-  let failure: unknown = null;
-  const pages = exportBytes(filters, (n) => progress((rows += n)));
-  const body = ReadableStream.from(
-    (async function* () {
-      try {
-        yield* pages;
-      } catch (error) {
-        failure = error;
-        throw error;
-      }
-    })(),
-  );
+  const run: ExportRun = { rows: 0, failure: null };
+  const body = ReadableStream.from(exportBytes(filters, run, progress));
   const key = path.split('/').map(encodeURIComponent).join('/');
   let response: Response;
   try {
@@ -105,10 +107,9 @@ export async function writeExport(
       duplex: 'half',
     });
   } catch (error) {
-    if (failure) throw failure;
-    throw error;
+    throw run.failure ?? error;
   }
-  if (failure) throw failure;
+  if (run.failure) throw run.failure;
   if (!response.ok) {
     const text = await response.text();
     console.error('export upload failed', response.status, text);
@@ -121,7 +122,7 @@ export async function writeExport(
     throw new AppError('internal');
   }
   await response.body?.cancel();
-  return rows;
+  return run.rows;
 }
 
 /** A link to the file that works for `seconds`, without signing in. */
