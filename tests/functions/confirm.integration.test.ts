@@ -17,7 +17,7 @@ import {
 
 let emu: RunningEmulator;
 beforeAll(async () => {
-  emu = await startFunctionsEmulator();
+  emu = await startFunctionsEmulator({ trustedProxyHops: 1 });
 }, 120_000);
 afterAll(async () => {
   await emu?.stop();

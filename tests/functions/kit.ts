@@ -23,8 +23,16 @@ export async function startFunctionsEmulator(
     functionsSmtp?: { host: string; port: number };
     /** Hears the emulator's log lines, the functions' console output among them. */
     log?: (line: string) => void;
+    /**
+     * POSTBOX_TRUSTED_PROXY_HOPS of the functions (default: unset, i.e. 0). With 1 the test
+     * stands for a trusted proxy in front of the emulator: the last `X-Forwarded-For` hop it sends
+     * is the client address the rate limit counts, so a test can act as many visitors.
+     */
+    trustedProxyHops?: number;
   } = {},
 ): Promise<RunningEmulator> {
+  if (options.trustedProxyHops === undefined) delete process.env.POSTBOX_TRUSTED_PROXY_HOPS;
+  else process.env.POSTBOX_TRUSTED_PROXY_HOPS = String(options.trustedProxyHops);
   process.env.POSTBOX_TOKEN_SECRET = TEST_TOKEN_SECRET;
   process.env.POSTBOX_SITE_URL = TEST_SITE_URL;
   process.env.POSTBOX_OWNER_EMAIL = TEST_OWNER_EMAIL;

@@ -23,6 +23,7 @@ beforeAll(async () => {
   emu = await startFunctionsEmulator({
     functionsSmtp: { host: '127.0.0.1', port: await closedPort() },
     log: (line) => lines.push(line),
+    trustedProxyHops: 1,
   });
 }, 120_000);
 afterAll(async () => {

@@ -17,7 +17,7 @@ let emu: RunningEmulator;
 /** A waitlist list of this file's own, so the seed's members do not move the numbers. */
 const slug = `wl-${randomBytes(3).toString('hex')}`;
 beforeAll(async () => {
-  emu = await startFunctionsEmulator();
+  emu = await startFunctionsEmulator({ trustedProxyHops: 1 });
   await sql(
     emu,
     `insert into public.lists (slug, name, optin, waitlist) values ($1, 'Test waitlist', 'double', true)`,

@@ -23,6 +23,18 @@ export const env = {
   webhookSecret: () =>
     setting('POSTBOX_WEBHOOK_SECRET', 'postbox-local-webhook-secret-not-for-production'),
   ownerEmail: () => setting('POSTBOX_OWNER_EMAIL', 'owner@example.com').trim().toLowerCase(),
+  /**
+   * Proxies of this deployment in front of the platform's own, each appending one
+   * `X-Forwarded-For` hop that is not the client's (default 0); see clientIp in http.ts.
+   */
+  trustedProxyHops: (): number => {
+    const value = (Deno.env.get('POSTBOX_TRUSTED_PROXY_HOPS') ?? '').trim();
+    if (value === '') return 0;
+    if (!/^\d{1,2}$/.test(value)) {
+      throw new Error(`POSTBOX_TRUSTED_PROXY_HOPS must be a whole number, not "${value}"`);
+    }
+    return Number(value);
+  },
   /** Headers of a call as the service role to the project's own APIs, plus `extra`. */
   serviceHeaders: (extra: Record<string, string> = {}): Record<string, string> => ({
     Authorization: `Bearer ${env.serviceRoleKey()}`,

@@ -107,8 +107,14 @@ function tooLarge(maxBytes: number): AppError {
   );
 }
 
-/** The visitor's address as the platform reports it (first `X-Forwarded-For` hop). */
-export function clientIp(req: Request): string {
-  const forwarded = req.headers.get('x-forwarded-for');
-  return forwarded?.split(',')[0]?.trim() || 'unknown';
+/**
+ * The visitor's address for per-client rate limits. Every proxy appends the address it was
+ * called from to `X-Forwarded-For`, so only hops on the right were written by someone trusted:
+ * the last is the platform's own, and `trustedHops` more (POSTBOX_TRUSTED_PROXY_HOPS) are skipped
+ * for proxies of the deployment in front of it. Anything further left is whatever the client
+ * sent, never used: a made-up leading hop must not earn a fresh limit.
+ */
+export function clientIp(req: Request, trustedHops = 0): string {
+  const hops = (req.headers.get('x-forwarded-for') ?? '').split(',').map((hop) => hop.trim());
+  return hops[Math.max(0, hops.length - 1 - trustedHops)] || 'unknown';
 }

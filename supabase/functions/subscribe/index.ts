@@ -1,6 +1,7 @@
 // subscribe (SPEC §7): validate, honeypot, then one SQL call (rate limits of SPEC §9, then the
 // write), then the confirmation email for double opt-in lists. The answer never says whether the address was known.
 import { rpc } from '../_shared/db.ts';
+import { env } from '../_shared/env.ts';
 import { AppError } from '../_shared/errors.ts';
 import { clientIp, json, readJsonObject, serve } from '../_shared/http.ts';
 import { sendInBackground } from '../_shared/subscriber-mail.ts';
@@ -37,7 +38,7 @@ serve(['POST'], async (req) => {
       p_lists: input.lists,
       p_ref: input.ref,
       p_attributes: input.attributes,
-      p_client: clientIp(req),
+      p_client: clientIp(req, env.trustedProxyHops()),
     }),
   );
   if (result.retry_after) {
