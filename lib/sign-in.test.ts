@@ -1,6 +1,6 @@
 // Where sign-in goes next, and what /auth/callback/ reads from the URL Auth redirected to.
 import { describe, expect, it } from 'vitest';
-import { callbackUrl, parseCallback, safeNext } from './sign-in';
+import { callbackUrl, parseCallback, safeNext, authMessage, isUnknownAccount } from './sign-in';
 
 describe('safeNext', () => {
   it('keeps same-site paths', () => {
@@ -80,5 +80,26 @@ describe('parseCallback', () => {
       kind: 'none',
       next: '/admin/',
     });
+  });
+});
+
+describe('closed sign-ups', () => {
+  it('recognises Auth refusing a link for an address with no account', () => {
+    expect(isUnknownAccount({ code: 'otp_disabled' })).toBe(true);
+    expect(isUnknownAccount({ code: 'signup_disabled' })).toBe(true);
+    expect(isUnknownAccount({ code: 'over_email_send_rate_limit' })).toBe(false);
+    expect(isUnknownAccount({})).toBe(false);
+  });
+
+  it('tells a stranger the address is not on the team', () => {
+    const error = authMessage({
+      code: 'otp_disabled',
+      message: 'Signups not allowed for otp',
+      status: 422,
+    });
+    expect(error.message).toBe(
+      'This address is not on the team. Ask an owner of the team to invite you.',
+    );
+    expect(error.code).toBe('otp_disabled');
   });
 });

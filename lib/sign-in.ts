@@ -62,6 +62,11 @@ export class SignInError extends Error {
   }
 }
 
+/** Auth's answer to a sign-in link asked for an address with no account (sign-ups are closed). */
+export function isUnknownAccount(error: { code?: string }): boolean {
+  return error.code === 'otp_disabled' || error.code === 'signup_disabled';
+}
+
 export function authMessage(error: {
   name?: string;
   message?: string;
@@ -70,6 +75,12 @@ export function authMessage(error: {
 }): SignInError {
   const code = error.code ?? null;
   switch (code) {
+    case 'otp_disabled':
+    case 'signup_disabled':
+      return new SignInError(
+        'This address is not on the team. Ask an owner of the team to invite you.',
+        code,
+      );
     case 'invalid_credentials':
       return new SignInError('That email and password do not match.', code);
     case 'over_email_send_rate_limit':

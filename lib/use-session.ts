@@ -1,7 +1,7 @@
 // The signed-in team member's Supabase auth session, kept current through onAuthStateChange.
 import type { Session } from '@supabase/supabase-js';
 import { useEffect, useState } from 'react';
-import { authMessage, callbackUrl, parseCallback, SignInError } from './sign-in';
+import { authMessage, callbackUrl, isUnknownAccount, parseCallback, SignInError } from './sign-in';
 import { supabase } from './supabase';
 
 export { safeNext, SignInError } from './sign-in';
@@ -51,12 +51,28 @@ export async function signOut(): Promise<void> {
   if (error) throw error;
 }
 
-/** Emails a magic link (PKCE) that comes back to /auth/callback/ and then goes to `next`. */
+/**
+ * Emails a magic link (PKCE) that comes back to /auth/callback/ and then goes to `next`. Sign-ups
+ * are closed (SPEC §6), so Auth mails existing accounts only; when it refuses an unknown address,
+ * claim-owner is asked to make the owner's account (it does so for POSTBOX_OWNER_EMAIL only, on its
+ * first sign-in) and Auth is asked once more.
+ */
 export async function sendMagicLink(email: string, next: string): Promise<void> {
-  const { error } = await supabase.auth.signInWithOtp({
-    email,
-    options: { emailRedirectTo: callbackUrl(window.location.origin, next) },
-  });
+  const send = () =>
+    supabase.auth.signInWithOtp({
+      email,
+      options: {
+        emailRedirectTo: callbackUrl(window.location.origin, next),
+        shouldCreateUser: false,
+      },
+    });
+  let { error } = await send();
+  if (error && isUnknownAccount(error)) {
+    const prepared = await supabase.functions.invoke('claim-owner', {
+      body: { action: 'prepare', email },
+    });
+    if (!prepared.error) ({ error } = await send());
+  }
   if (error) throw authMessage(error);
 }
 

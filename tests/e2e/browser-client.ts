@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import type { createClient, RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import { PUBLISHABLE_KEY, SECRET_KEY } from '../../emulator/keys';
+import { PUBLISHABLE_KEY, SECRET_KEY, SERVICE_ROLE_KEY } from '../../emulator/keys';
 import { E2E_SUPABASE_URL } from './ports';
 
 export { PUBLISHABLE_KEY, SECRET_KEY };
@@ -63,19 +63,37 @@ export async function openClient(page: Page, key: string = PUBLISHABLE_KEY): Pro
   );
 }
 
-/** Signs a fresh user up through `supabase.auth` in the page (confirmations are off locally). */
+/**
+ * Signs a fresh user in through `supabase.auth` in the page. Sign-ups are closed (SPEC §6), so the
+ * account is made first with the service role, as invite-member would; the page then signs in with
+ * its password and holds the session as any browser would.
+ */
 export async function signUpInPage(page: Page): Promise<string> {
   const email = `${unique('user')}@example.com`;
-  const result = await page.evaluate(async (email) => {
-    const sb = (window as unknown as PageWindow).sb;
-    const { data, error } = await sb.auth.signUp({ email, password: 'correct-horse-battery' });
-    if (error) return { error: String(error.message) };
-    if (!data.session || !data.user) return { error: 'no session: are confirmations on?' };
-    // Realtime carries the user's token from here on, as supabase-js does on SIGNED_IN.
-    await sb.realtime.setAuth(data.session.access_token);
-    return { id: String(data.user.id) };
-  }, email);
-  if ('error' in result) throw new Error(`sign-up in the browser failed: ${result.error}`);
+  const password = `pw-${randomUUID()}`;
+  const response = await fetch(`${E2E_SUPABASE_URL}/auth/v1/admin/users`, {
+    method: 'POST',
+    headers: {
+      apikey: SERVICE_ROLE_KEY,
+      Authorization: `Bearer ${SERVICE_ROLE_KEY}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ email, password, email_confirm: true }),
+  });
+  if (!response.ok)
+    throw new Error(`creating ${email}: ${response.status} ${await response.text()}`);
+  const result = await page.evaluate(
+    async ({ email, password }) => {
+      const sb = (window as unknown as PageWindow).sb;
+      const { data, error } = await sb.auth.signInWithPassword({ email, password });
+      if (error) return { error: String(error.message) };
+      // Realtime carries the user's token from here on, as supabase-js does on SIGNED_IN.
+      await sb.realtime.setAuth(data.session.access_token);
+      return { id: String(data.user.id) };
+    },
+    { email, password },
+  );
+  if ('error' in result) throw new Error(`sign-in in the browser failed: ${result.error}`);
   return result.id;
 }
 
