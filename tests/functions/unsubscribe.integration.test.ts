@@ -199,13 +199,14 @@ describe('POST JSON: the page buttons', () => {
       body: { action: 'resubscribe' },
     });
     expect(undo.status).toBe(200);
+    // Each list back to what it was: the pending one stays pending until its opt-in (SPEC §4).
     expect(undo.body.lists.map((l: { status: string }) => l.status)).toEqual([
       'confirmed',
-      'confirmed',
+      'pending',
     ]);
     expect(await statuses(who)).toEqual({
       newsletter: 'confirmed',
-      'product-updates': 'confirmed',
+      'product-updates': 'pending',
     });
     expect(await eventsOf(who)).toEqual([
       { type: 'unsubscribed', list: 'newsletter', source: 'unsubscribe-page' },
@@ -216,10 +217,70 @@ describe('POST JSON: the page buttons', () => {
   });
 
   it("undo restores only the token's lists", async () => {
-    const who = await person({ newsletter: 'unsubscribed', 'product-updates': 'unsubscribed' });
+    const who = await person({ newsletter: 'confirmed', 'product-updates': 'confirmed' });
+    await callFunction(emu, 'unsubscribe', {
+      body: { token: tokenFor(who), action: 'unsubscribe' },
+    });
     const token = tokenFor(who, [await listId('product-updates')]);
     const res = await callFunction(emu, 'unsubscribe', { body: { token, action: 'resubscribe' } });
     expect(res.status).toBe(200);
+    expect(await statuses(who)).toEqual({
+      newsletter: 'unsubscribed',
+      'product-updates': 'confirmed',
+    });
+  });
+
+  it('undo leaves a list left before the unsubscribe unsubscribed', async () => {
+    const who = await person({ newsletter: 'confirmed', 'product-updates': 'confirmed' });
+    // Left earlier: through another link (only that list) and through preferences.
+    const earlier = tokenFor(who, [await listId('newsletter')]);
+    await callFunction(emu, 'unsubscribe', { body: { token: earlier, action: 'unsubscribe' } });
+    await sql(
+      emu,
+      `insert into public.subscriptions (subscriber_id, list_id, status)
+      select $1, id, 'unsubscribed' from public.lists where slug = 'early-access'`,
+      [who.id],
+    );
+    const token = tokenFor(who);
+    const off = await callFunction(emu, 'unsubscribe', { body: { token, action: 'unsubscribe' } });
+    expect(off.status).toBe(200);
+    const undo = await callFunction(emu, 'unsubscribe', { body: { token, action: 'resubscribe' } });
+    expect(undo.status).toBe(200);
+    expect(await statuses(who)).toEqual({
+      newsletter: 'unsubscribed',
+      'product-updates': 'confirmed',
+      'early-access': 'unsubscribed',
+    });
+    // A second undo changes nothing more.
+    const again = await callFunction(emu, 'unsubscribe', {
+      body: { token, action: 'resubscribe' },
+    });
+    expect(again.status).toBe(200);
+    expect((await statuses(who)).newsletter).toBe('unsubscribed');
+  });
+
+  it('undo after a one-click unsubscribe restores what the one-click removed, pending as pending', async () => {
+    const who = await person({ newsletter: 'pending', 'product-updates': 'confirmed' });
+    const token = tokenFor(who);
+    expect((await oneClick(token)).status).toBe(200);
+    // The page then opens (its own unsubscribe finds nothing left to change) and the visitor undoes.
+    await callFunction(emu, 'unsubscribe', { body: { token, action: 'unsubscribe' } });
+    const undo = await callFunction(emu, 'unsubscribe', { body: { token, action: 'resubscribe' } });
+    expect(undo.status).toBe(200);
+    expect(await statuses(who)).toEqual({ newsletter: 'pending', 'product-updates': 'confirmed' });
+  });
+
+  it('undo leaves alone a subscription changed again after the unsubscribe', async () => {
+    const who = await person({ newsletter: 'confirmed', 'product-updates': 'confirmed' });
+    const token = tokenFor(who);
+    await callFunction(emu, 'unsubscribe', { body: { token, action: 'unsubscribe' } });
+    // Switched back on and off again in preferences since: that later choice stands.
+    const prefs = signTestToken({ p: 'preferences', s: who.id });
+    await callFunction(emu, 'preferences', { body: { token: prefs, lists: { newsletter: true } } });
+    await callFunction(emu, 'preferences', {
+      body: { token: prefs, lists: { newsletter: false } },
+    });
+    await callFunction(emu, 'unsubscribe', { body: { token, action: 'resubscribe' } });
     expect(await statuses(who)).toEqual({
       newsletter: 'unsubscribed',
       'product-updates': 'confirmed',
