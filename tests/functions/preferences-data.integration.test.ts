@@ -112,7 +112,7 @@ describe('POST action delete', () => {
     await post({ token: who.token, action: 'export' });
     await sql(
       emu,
-      `insert into private.rate_limits (bucket, key, window_start, hits) values ('subscribe-email', $1, now(), 1)`,
+      `insert into private.rate_limits (bucket, key, at) values ('subscribe:email', $1, now())`,
       [who.email],
     );
     const [{ max } = { max: 0 }] = await sql<{ max: number }>(
