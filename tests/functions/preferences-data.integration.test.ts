@@ -14,7 +14,10 @@ import { preferencesPerson, type Person } from './preferences-kit';
 
 let emu: RunningEmulator;
 
+const WEBHOOK_SECRET = 'preferences-data-webhook-secret';
+
 beforeAll(async () => {
+  process.env.POSTBOX_WEBHOOK_SECRET = WEBHOOK_SECRET;
   emu = await startFunctionsEmulator();
 });
 afterAll(async () => {
@@ -160,6 +163,47 @@ describe('POST action delete', () => {
     expect(after.body.error.code).toBe('token_invalid');
   });
 });
+
+describe('POST action delete after mail provider events', () => {
+  it('leaves the address in no table, the webhook receipts included', async () => {
+    const who = await person({ newsletter: 'confirmed' });
+    // Events without a Message-ID are remembered by address and time, to spot a provider's retry.
+    const events = await callFunction(emu, 'email-events', {
+      body: [
+        { type: 'bounce', kind: 'soft', email: who.email, occurred_at: '2026-11-20T10:00:00Z' },
+        { type: 'complaint', email: who.email.toUpperCase(), occurred_at: '2026-11-20T11:00:00Z' },
+      ],
+      headers: { 'X-Postbox-Webhook-Secret': WEBHOOK_SECRET },
+    });
+    expect(events.status).toBe(200);
+    expect(events.body).toMatchObject({ recorded: 2 });
+    expect(await tablesHolding(who.email)).toContain('private.email_event_receipts');
+
+    const res = await post({ token: who.token, action: 'delete' });
+    expect(res.status).toBe(200);
+    expect(await tablesHolding(who.email)).toEqual([]);
+    expect(await tablesHolding(who.id)).toEqual([]);
+  });
+});
+
+/** Every table of the public and private schemas with a row whose text contains `needle`. */
+async function tablesHolding(needle: string): Promise<string[]> {
+  const tables = await sql<{ name: string }>(
+    emu,
+    `select format('%I.%I', table_schema, table_name) as name from information_schema.tables
+      where table_schema in ('public', 'private') and table_type = 'BASE TABLE' order by 1`,
+  );
+  const holding: string[] = [];
+  for (const { name } of tables) {
+    const [row] = await sql<{ n: number }>(
+      emu,
+      `select count(*)::int as n from ${name} t where strpos(lower(t::text), lower($1)) > 0`,
+      [needle],
+    );
+    if (row!.n > 0) holding.push(name);
+  }
+  return holding;
+}
 
 describe('tokens', () => {
   it('refuses forged, malformed, wrong-purpose and stale tokens with 400 and changes nothing', async () => {
