@@ -344,8 +344,9 @@ describe('process-queue access', () => {
     expect((await callFunction(emu, 'process-queue', { body: {} })).status).toBe(401);
     const admin = await callFunction(emu, 'process-queue', { body: {}, bearer: team.admin.token });
     expect(admin.status).toBe(403);
+    // A project key is no login: unauthenticated, as with no token (admin-auth.integration.test.ts).
     const anonKey = await callFunction(emu, 'process-queue', { body: {}, bearer: emu.keys.anon });
-    expect(anonKey.status).toBe(403);
+    expect(anonKey.status).toBe(401);
     const ok = await processQueue(emu, { budget_ms: 1000 });
     expect(ok.status).toBe(200);
     expect(Object.keys(ok.body).sort()).toEqual([

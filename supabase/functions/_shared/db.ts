@@ -32,26 +32,73 @@ export function rpcFailure(name: string, error: { message?: string }): AppError 
   return new AppError('internal');
 }
 
-/** The signed-in caller of a JWT-verified function, or `unauthenticated`. */
+/** The token of `Authorization: Bearer <token>`, or '' without one. */
+function bearerOf(req: Request): string {
+  return (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '').trim();
+}
+
+/**
+ * The signed-in user calling, or `unauthenticated` (SPEC §8, with CORS like every answer). The
+ * admin functions run with verify_jwt off, so this is the check: Auth verifies the token's signature,
+ * expiry and session, and a token without a user (no header, garbage, an expired session, the
+ * anon or publishable key, a service-role key) is refused here rather than by the gateway.
+ */
 export async function callerOf(req: Request): Promise<{ id: string; email: string }> {
-  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
+  const token = bearerOf(req);
   if (!token) throw new AppError('unauthenticated');
   const { data, error } = await adminClient().auth.getUser(token);
   if (error || !data.user) throw new AppError('unauthenticated');
   return { id: data.user.id, email: (data.user.email ?? '').toLowerCase() };
 }
 
-/** The bearer is the service-role key, or a JWT whose role claim is service_role (verify_jwt checked its signature). */
-export function isServiceRole(req: Request): boolean {
-  const token = (req.headers.get('authorization') ?? '').replace(/^Bearer\s+/i, '');
-  if (!token) return false;
-  if (env.serviceRoleKey() && token === env.serviceRoleKey()) return true;
-  const payload = token.split('.')[1];
-  if (!payload) return false;
+/** The project's service-role keys as the platform hands them to functions (legacy JWT, secret keys). */
+function serviceKeys(): string[] {
+  const keys = [env.serviceRoleKey()];
   try {
-    const claims = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
-    return claims?.role === 'service_role';
+    const secrets: unknown = JSON.parse(Deno.env.get('SUPABASE_SECRET_KEYS') ?? '{}');
+    if (secrets && typeof secrets === 'object') {
+      for (const value of Object.values(secrets)) if (typeof value === 'string') keys.push(value);
+    }
   } catch {
-    return false;
+    // Not JSON: no secret keys.
   }
+  return keys.filter((key) => key.length > 0);
+}
+
+/** Compares without an early exit, so the time taken does not tell how much of a key was right. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** The unverified claims of a JWT, or null for anything else. */
+function unverifiedClaims(token: string): Record<string, unknown> | null {
+  const payload = token.split('.')[1];
+  if (!payload) return null;
+  try {
+    const claims: unknown = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/')));
+    return claims && typeof claims === 'object' ? (claims as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The bearer is the service role: one of the project's service-role keys, or a JWT claiming
+ * `role: service_role` that Auth's admin API accepts (so its signature and expiry are checked
+ * there). The gateway checks nothing (verify_jwt is off for the functions that call this), so an
+ * unverified claim alone never passes.
+ */
+export async function isServiceRole(req: Request): Promise<boolean> {
+  const token = bearerOf(req);
+  if (!token) return false;
+  if (serviceKeys().some((key) => sameText(key, token))) return true;
+  if (unverifiedClaims(token)?.role !== 'service_role') return false;
+  const response = await fetch(`${env.supabaseUrl}/auth/v1/admin/users?page=1&per_page=1`, {
+    headers: { Authorization: `Bearer ${token}`, apikey: env.anonKey() },
+  });
+  await response.body?.cancel();
+  return response.ok;
 }

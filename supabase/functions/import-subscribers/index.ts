@@ -38,7 +38,7 @@ async function run(imp: ImportRecord, token: string, options: RunOptions): Promi
 }
 
 serve(['POST'], async (req) => {
-  if (!isServiceRole(req)) await requireAdmin(req);
+  if (!(await isServiceRole(req))) await requireAdmin(req);
   const body = await readJsonObject(req);
   const importId = body.import_id;
   if (!isUuid(importId)) {

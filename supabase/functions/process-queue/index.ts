@@ -2,7 +2,7 @@
 // pg_net every 10 s, send-campaign after a send or resume); any number may run at once.
 import { kickQueue } from '../_shared/campaign-kick.ts';
 import { runQueue } from '../_shared/campaign-queue.ts';
-import { isServiceRole } from '../_shared/db.ts';
+import { callerOf, isServiceRole } from '../_shared/db.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 
@@ -17,7 +17,11 @@ function positiveInteger(value: unknown, field: string, max: number): number | u
 }
 
 serve(['POST'], async (req) => {
-  if (!isServiceRole(req)) throw new AppError('forbidden');
+  if (!(await isServiceRole(req))) {
+    // Not the service role: `unauthenticated` without a valid session, `forbidden` for a user.
+    await callerOf(req);
+    throw new AppError('forbidden');
+  }
   const body = req.headers.get('content-length') === '0' ? {} : await readJsonObject(req);
   const configured = Number(Deno.env.get('POSTBOX_QUEUE_BUDGET_MS') ?? DEFAULT_BUDGET_MS);
   const budgetMs = positiveInteger(body.budget_ms, 'budget_ms', 120_000) ?? configured;
