@@ -94,6 +94,44 @@ describe('roles', () => {
     expect(sent.body.campaign).toMatchObject({ id, status: 'sending', recipients: 2 });
     await drain(id);
   });
+
+  it('checks the role before the body: viewers, strangers and (but for tests) editors learn no input rules', async () => {
+    const bad: Record<string, unknown>[] = [
+      {},
+      { campaign_id: 'nope', action: 'send' },
+      { campaign_id: '00000000-0000-4000-8000-000000000000', action: 'explode' },
+      {
+        campaign_id: '00000000-0000-4000-8000-000000000000',
+        action: 'schedule',
+        at: 'yesterday',
+      },
+    ];
+    for (const who of ['stranger', 'viewer', 'editor'] as const) {
+      for (const body of bad) {
+        const res = await sendCampaign(emu, team[who], body);
+        expect([who, body, res.status, res.body?.error?.code]).toEqual([
+          who,
+          body,
+          403,
+          'forbidden',
+        ]);
+      }
+    }
+    for (const who of ['stranger', 'viewer'] as const) {
+      const raw = await callFunction(emu, 'send-campaign', {
+        rawBody: 'not json',
+        headers: { 'Content-Type': 'text/plain' },
+        bearer: team[who].token,
+      });
+      expect([who, raw.status]).toEqual([who, 403]);
+    }
+    // Tests are the editor's to send, so their rules are the editor's to learn.
+    const test = await sendCampaign(emu, team.editor, {
+      campaign_id: 'nope',
+      action: 'test',
+    });
+    expect([test.status, test.body.error.code]).toEqual([422, 'invalid_input']);
+  });
 });
 
 describe('actions', () => {

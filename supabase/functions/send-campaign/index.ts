@@ -59,10 +59,13 @@ async function sendTest(request: CampaignRequest, callerEmail: string): Promise<
 }
 
 serve(['POST'], async (req) => {
+  // Who first, then what: a caller who may do nothing here (a stranger, a viewer) learns nothing
+  // about the input rules, and an editor, who may only send tests, nothing about the other actions'.
   const caller = await callerRole(req);
-  const request = parseCampaignRequest(await readJsonObject(req));
-  const needed = request.action === 'test' ? RANK.editor! : RANK.admin!;
-  if (caller.rank < needed) throw new AppError('forbidden');
+  if (caller.rank < RANK.editor!) throw new AppError('forbidden');
+  const body = await readJsonObject(req);
+  if (caller.rank < RANK.admin! && body.action !== 'test') throw new AppError('forbidden');
+  const request = parseCampaignRequest(body);
   const id = request.campaignId;
 
   switch (request.action) {
