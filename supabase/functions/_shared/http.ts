@@ -49,6 +49,24 @@ export function serve(methods: string[], handler: Handler): void {
   });
 }
 
+type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
+
+/**
+ * Runs `task` once the handler's answer is on its way, and hands its failure to `onError`.
+ * The task starts in a macrotask (a zero timer), never in the microtasks that follow the handler
+ * returning: none of its work, not even a synchronous first step, comes before the Response is
+ * written, so the answer's timing says nothing about whether there was a task. EdgeRuntime.waitUntil
+ * (Supabase and the emulator) keeps the worker alive until it settles.
+ */
+export function afterAnswer(task: () => unknown, onError: (error: unknown) => void): Promise<void> {
+  const done = new Promise<void>((resolve) => setTimeout(resolve, 0)).then(task).then(
+    () => undefined,
+    (error) => onError(error),
+  );
+  (globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(done);
+  return done;
+}
+
 /** Largest JSON body any public function accepts (a subscribe with 4 KB of attributes fits easily). */
 export const MAX_JSON_BYTES = 16 * 1024;
 

@@ -2,6 +2,7 @@
 // address, a plain-text part always and a simple responsive HTML part. Small pieces so campaigns
 // (issue 5) can compose their own bodies with the same footer and headers.
 import { env } from './env.ts';
+import { afterAnswer } from './http.ts';
 import { formatAddress, sendMail, type OutgoingMail } from './mail.ts';
 import { signToken } from './tokens.ts';
 
@@ -169,19 +170,15 @@ export function subscriberMail(parts: {
   };
 }
 
-type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };
-
 /**
- * Builds and sends a message after the answer has gone out (EdgeRuntime.waitUntil on Supabase
- * and the emulator, a detached promise elsewhere). A failure of either is logged, not thrown: what
- * the request did is done, and the visitor can ask for the mail again.
+ * Builds and sends a message after the answer has gone out (afterAnswer: a macrotask later, under
+ * EdgeRuntime.waitUntil), so neither building nor signing nor sending delays the answer. A failure
+ * of either is logged, not thrown: what the request did is done, and the visitor can ask for the
+ * mail again.
  */
 export function sendInBackground(build: () => OutgoingMail): void {
-  const task = Promise.resolve()
-    .then(build)
-    .then(sendMail)
-    .catch((error) => {
-      console.error('sending mail failed', error);
-    });
-  (globalThis as EdgeRuntimeGlobal).EdgeRuntime?.waitUntil(task);
+  void afterAnswer(
+    () => sendMail(build()),
+    (error) => console.error('sending mail failed', error),
+  );
 }
