@@ -5,15 +5,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeCampaignProbes } from './campaign-probes';
 import { expectRefused, runTableCell } from './cases';
+import { makeImportProbes } from './import-probes';
 import {
   CAMPAIGN_TABLES,
   FEEDBACK_RPCS,
+  IMPORT_TABLES,
   MEDIA,
   RATE_LIMIT_RPC,
   REALTIME,
   TABLES,
   cells,
   type CampaignTarget,
+  type ImportTarget,
   type Outcome,
   type StorageOp,
   type Table,
@@ -28,7 +31,7 @@ const PNG = Buffer.from(
 );
 
 let team: Team;
-let probes: Record<Table | CampaignTarget, Probe>;
+let probes: Record<Table | CampaignTarget | ImportTarget, Probe>;
 
 beforeAll(async () => {
   team = await createTeam(await startIsolatedEmulator());
@@ -41,11 +44,12 @@ beforeAll(async () => {
   probes = {
     ...makeProbes(team.service, data.id),
     ...makeCampaignProbes(team.service, data.id),
+    ...makeImportProbes(team.service, team.users.viewer.id),
   };
 }, 120_000);
 afterAll(() => team?.emu.stop());
 
-const ROWS = { ...TABLES, ...CAMPAIGN_TABLES };
+const ROWS = { ...TABLES, ...CAMPAIGN_TABLES, ...IMPORT_TABLES };
 
 describe.each(Object.keys(ROWS) as (keyof typeof ROWS)[])('%s', (target) => {
   it.each(cells(ROWS[target]))('$actor $op → $outcome', async ({ actor, op, outcome }) => {

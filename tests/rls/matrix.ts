@@ -5,6 +5,8 @@ import type { Actor } from './team-kit';
 export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
 /** Campaign tables; `campaigns` targets a draft, `sent campaigns` an archived, sent one. */
 export type CampaignTarget = 'campaigns' | 'sent campaigns' | 'campaign_lists' | 'deliveries';
+/** `imports` as the import dialog writes it; `imports, worker columns` with what only the worker sets. */
+export type ImportTarget = 'imports' | 'imports, worker columns';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
 export type StorageOp = 'upload' | 'replace' | 'list' | 'public url' | 'delete';
 
@@ -102,6 +104,26 @@ export const CAMPAIGN_TABLES: Record<CampaignTarget, Partial<Record<TableOp, Row
     insert:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
     update:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
     delete:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  },
+};
+
+/**
+ * SPEC §6 "viewer: read everything in the admin; admin: + manage … imports": members read the
+ * progress, an admin queues an import of their own with the three columns the dialog sends
+ * (object_path, list_ids, optin). Status, counters, lease and author belong to import-subscribers
+ * (service role): signed-in roles hold no UPDATE or DELETE and no INSERT on the other columns.
+ */
+// prettier-ignore
+export const IMPORT_TABLES: Record<ImportTarget, Partial<Record<TableOp, Row>>> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  imports: {
+    select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'ok',       'ok',       'ok'],
+    update:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+    delete:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
+  },
+  'imports, worker columns': {
+    insert:     ['no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'no-grant', 'ok'],
   },
 };
 
