@@ -157,7 +157,7 @@ describe('POST: saving the form', () => {
   it('refuses an invalid name with 422 naming the field, and changes nothing', async () => {
     const who = await person({ newsletter: 'confirmed' });
     const before = await snapshot(emu);
-    for (const name of ['x'.repeat(101), 'Ada\u0007', 'Ada\u0085Byron', 42]) {
+    for (const name of ['x'.repeat(101), 'Ada\u0007', 'Ada\u0085Byron', 'Ada \ud800', 42]) {
       const res = await post({ token: who.token, name, lists: { newsletter: false } });
       expect(res.status, String(name)).toBe(422);
       expect(res.body.error).toMatchObject({ code: 'invalid_input', field: 'name' });
@@ -167,7 +167,7 @@ describe('POST: saving the form', () => {
 
   it('refuses lists that are not {slug: boolean} with 422', async () => {
     const who = await person({ newsletter: 'confirmed' });
-    for (const lists of [['newsletter'], { newsletter: 'no' }, 'newsletter']) {
+    for (const lists of [['newsletter'], { newsletter: 'no' }, 'newsletter', { '\udfff': true }]) {
       const res = await post({ token: who.token, lists });
       expect(res.status).toBe(422);
       expect(res.body.error).toMatchObject({ code: 'invalid_input', field: 'lists' });

@@ -90,6 +90,26 @@ describe('parseSubscribeInput', () => {
     expect(code(() => parseSubscribeInput(body))).toBe(expected);
   });
 
+  it('refuses an unpaired UTF-16 surrogate in the name or attributes, naming the field', () => {
+    const field = (body: Body) => {
+      try {
+        parseSubscribeInput({ email: 'a@example.com', ...body });
+      } catch (error) {
+        const { code, field } = error as { code?: string; field?: string };
+        return `${code} ${field}`;
+      }
+      return 'ok';
+    };
+    for (const name of ['Ada \ud800', '\udc00', 'x\ud83d']) {
+      expect(field({ name })).toBe('invalid_input name');
+    }
+    expect(field({ attributes: { city: 'Lon\ud800don' } })).toBe('invalid_input attributes');
+    expect(field({ attributes: { tags: [{ k: '\udfff' }] } })).toBe('invalid_input attributes');
+    expect(field({ attributes: { '\ud800': 1 } })).toBe('invalid_input attributes');
+    // A surrogate pair is one character (an emoji) and fine.
+    expect(field({ name: 'Ada \ud83d\ude00', attributes: { mood: '\ud83d\ude00' } })).toBe('ok');
+  });
+
   it('sees the honeypot filled only when it holds something', () => {
     const honeypot = (website: unknown) =>
       parseSubscribeInput({ email: 'a@example.com', website }).honeypot;

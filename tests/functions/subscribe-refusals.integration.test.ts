@@ -67,6 +67,24 @@ describe('subscribe: refusals change nothing', () => {
       'invalid_input',
     ],
     [
+      'name with an unpaired surrogate',
+      () => subscribe({ email: unique(), name: 'Ada \ud800' }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'attributes with an unpaired surrogate',
+      () => subscribe({ email: unique(), attributes: { city: ['Lon\udc00don'] } }),
+      422,
+      'invalid_input',
+    ],
+    [
+      'attributes with an unpaired surrogate in a key',
+      () => subscribe({ email: unique(), attributes: { '\ud83d': 'x' } }),
+      422,
+      'invalid_input',
+    ],
+    [
       'unknown list',
       () => subscribe({ email: unique(), lists: ['no-such-list'] }),
       404,
@@ -161,6 +179,8 @@ describe('subscribe: refusals change nothing', () => {
     expect(res.body.error?.code).toBe(code);
     if (code === 'invalid_input' && _name.startsWith('name'))
       expect(res.body.error?.field).toBe('name');
+    if (code === 'invalid_input' && _name.startsWith('attributes'))
+      expect(res.body.error?.field).toBe('attributes');
     if (code === 'list_not_found') expect(res.body.error?.field).toBe('lists');
     if (code === 'invalid_email') expect(res.body.error?.field).toBe('email');
     expect(await snapshot(emu)).toBe(before);

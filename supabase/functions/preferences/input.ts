@@ -9,6 +9,8 @@ const ACTIONS = ['unsubscribe_all', 'export', 'delete'] as const;
 // SPEC §5: no control characters (C0, DEL and C1), as private.is_valid_name checks in SQL.
 // deno-lint-ignore no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** A UTF-16 surrogate without its pair: JSON can carry it (`"\ud800"`), Postgres text cannot. */
+const LONE_SURROGATE = /\p{Cs}/u;
 const MAX_LISTS = 200;
 
 export function parsePreferencesRequest(body: Record<string, unknown>): PreferencesRequest {
@@ -29,6 +31,7 @@ function parseName(value: unknown): string | null {
   const name = value.trim();
   if (name.length > 100) throw invalidInput('name', 'at most 100 characters');
   if (CONTROL.test(name)) throw invalidInput('name', 'no control characters');
+  if (LONE_SURROGATE.test(name)) throw invalidInput('name', 'must be valid Unicode text');
   return name;
 }
 
@@ -39,8 +42,9 @@ function parseLists(value: unknown): Record<string, boolean> | null {
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length > MAX_LISTS) throw invalidInput('lists', `at most ${MAX_LISTS} lists`);
-  for (const [, on] of entries) {
+  for (const [slug, on] of entries) {
     if (typeof on !== 'boolean') throw invalidInput('lists', 'every value must be true or false');
+    if (LONE_SURROGATE.test(slug)) throw invalidInput('lists', 'keys must be valid Unicode text');
   }
   return Object.fromEntries(entries) as Record<string, boolean>;
 }

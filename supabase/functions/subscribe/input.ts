@@ -20,6 +20,8 @@ export interface SubscribeInput {
 }
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** A UTF-16 surrogate without its pair: JSON can carry it (`"\ud800"`), Postgres text cannot. */
+const LONE_SURROGATE = /\p{Cs}/u;
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const REFERRAL_CODE = /^[A-Za-z0-9_-]+$/;
 
@@ -40,12 +42,19 @@ export function jsonbTextBytes(value: unknown): number {
   return new TextEncoder().encode(text(value)).byteLength;
 }
 
-/** Postgres text cannot hold U+0000, so such input is refused rather than failing in SQL. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(hasNul);
+/**
+ * Postgres text cannot hold U+0000 or an unpaired surrogate, so such input is refused rather than
+ * failing in SQL.
+ */
+function badText(text: string): boolean {
+  return text.includes('\u0000') || LONE_SURROGATE.test(text);
+}
+
+function hasBadText(value: unknown): boolean {
+  if (typeof value === 'string') return badText(value);
+  if (Array.isArray(value)) return value.some(hasBadText);
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([k, v]) => k.includes('\u0000') || hasNul(v));
+    return Object.entries(value).some(([k, v]) => badText(k) || hasBadText(v));
   }
   return false;
 }
@@ -61,6 +70,7 @@ export function parseSubscribeInput(body: Record<string, unknown>): SubscribeInp
     if (name.length > MAX_NAME_LENGTH || CONTROL.test(name)) {
       throw invalidInput('name', `at most ${MAX_NAME_LENGTH} characters, no control characters`);
     }
+    if (LONE_SURROGATE.test(name)) throw invalidInput('name', 'must be valid Unicode text');
   }
 
   let lists: string[] | null = null;
@@ -91,10 +101,12 @@ export function parseSubscribeInput(body: Record<string, unknown>): SubscribeInp
     if (
       typeof value !== 'object' ||
       Array.isArray(value) ||
-      hasNul(value) ||
       jsonbTextBytes(value) > MAX_ATTRIBUTES_BYTES
     ) {
       throw invalidInput('attributes', 'a JSON object of at most 4 KB');
+    }
+    if (hasBadText(value)) {
+      throw invalidInput('attributes', 'text must be valid Unicode, without NUL characters');
     }
     attributes = value as Record<string, unknown>;
   }
