@@ -7,14 +7,15 @@ import { makeCampaignProbes } from './campaign-probes';
 import { expectRefused, runTableCell } from './cases';
 import { makeImportProbes } from './import-probes';
 import {
+  BUCKETS,
   CAMPAIGN_TABLES,
   FEEDBACK_RPCS,
   IMPORT_TABLES,
-  MEDIA,
   RATE_LIMIT_RPC,
   REALTIME,
   TABLES,
   cells,
+  type Bucket,
   type CampaignTarget,
   type ImportTarget,
   type Outcome,
@@ -57,95 +58,128 @@ describe.each(Object.keys(ROWS) as (keyof typeof ROWS)[])('%s', (target) => {
   });
 });
 
-async function mediaFolder(folder: string): Promise<string[]> {
-  const { data, error } = await team.service.storage.from('media').list(folder);
-  if (error) throw new Error(`service list ${folder}: ${error.message}`);
+/** What each bucket accepts: the media bucket images, the import and export buckets CSV. */
+const FILES: Record<Bucket, { name: string; bytes: Buffer; contentType: string }> = {
+  media: { name: 'logo.png', bytes: PNG, contentType: 'image/png' },
+  imports: {
+    name: 'contacts.csv',
+    bytes: Buffer.from('email\na@example.com\n'),
+    contentType: 'text/csv',
+  },
+  exports: {
+    name: 'subscribers.csv',
+    bytes: Buffer.from('email\nb@example.com\n'),
+    contentType: 'text/csv',
+  },
+};
+
+async function storedNames(bucket: Bucket, folder: string): Promise<string[]> {
+  const { data, error } = await team.service.storage.from(bucket).list(folder);
+  if (error) throw new Error(`service list ${bucket}/${folder}: ${error.message}`);
   return data.map((o) => o.name);
 }
 
 /** Size in bytes of a stored file, as the service role lists it. */
-async function mediaSize(path: string): Promise<number> {
+async function storedSize(bucket: Bucket, path: string): Promise<number> {
   const [folder, name] = path.split('/');
-  const { data, error } = await team.service.storage.from('media').list(folder);
-  if (error) throw new Error(`service list ${folder}: ${error.message}`);
+  const { data, error } = await team.service.storage.from(bucket).list(folder);
+  if (error) throw new Error(`service list ${bucket}/${folder}: ${error.message}`);
   const file = data.find((o) => o.name === name);
   return (file?.metadata as { size?: number } | undefined)?.size ?? -1;
 }
 
-async function seedMedia(): Promise<{ folder: string; path: string }> {
+async function seedFile(bucket: Bucket): Promise<{ folder: string; path: string }> {
+  const { name, bytes, contentType } = FILES[bucket];
   const folder = `rls-${randomUUID().slice(0, 8)}`;
-  const path = `${folder}/logo.png`;
-  const { error } = await team.service.storage
-    .from('media')
-    .upload(path, PNG, { contentType: 'image/png' });
-  if (error) throw new Error(`seed media: ${error.message}`);
+  const path = `${folder}/${name}`;
+  const { error } = await team.service.storage.from(bucket).upload(path, bytes, { contentType });
+  if (error) throw new Error(`seed ${bucket}: ${error.message}`);
   return { folder, path };
 }
 
-async function mediaCase(actor: Actor, op: StorageOp, outcome: Outcome): Promise<void> {
-  const media = team.client(actor).storage.from('media');
+async function storageCase(
+  bucket: Bucket,
+  actor: Actor,
+  op: StorageOp,
+  outcome: Outcome,
+): Promise<void> {
+  const store = team.client(actor).storage.from(bucket);
+  const { name, bytes, contentType } = FILES[bucket];
   if (op === 'upload') {
     const folder = `rls-${randomUUID().slice(0, 8)}`;
-    const path = `${folder}/logo.png`;
-    const answer = await media.upload(path, PNG, { contentType: 'image/png' });
+    const path = `${folder}/${name}`;
+    const answer = await store.upload(path, bytes, { contentType });
     if (outcome === 'ok') {
       expect(answer.error).toBeNull();
       expect(answer.data?.path).toBe(path);
-      expect(await mediaFolder(folder)).toEqual(['logo.png']);
+      expect(await storedNames(bucket, folder)).toEqual([name]);
     } else {
       expect(outcome).toBe('rls');
       // Storage answers HTTP 400 and puts the real status in the body.
       expect(answer.error).toMatchObject({ status: 400, statusCode: '403' });
       expect(answer.error?.message).toMatch(/row-level security/);
-      expect(await mediaFolder(folder)).toEqual([]);
+      expect(await storedNames(bucket, folder)).toEqual([]);
     }
     return;
   }
-  const { folder, path } = await seedMedia();
+  const { folder, path } = await seedFile(bucket);
   if (op === 'replace') {
-    const bigger = Buffer.concat([PNG, Buffer.alloc(64)]);
-    const answer = await media.upload(path, bigger, { contentType: 'image/png', upsert: true });
+    const bigger = Buffer.concat([bytes, Buffer.from('\n'.repeat(64))]);
+    const answer = await store.upload(path, bigger, { contentType, upsert: true });
     if (outcome === 'ok') {
       expect(answer.error).toBeNull();
-      expect(await mediaSize(path)).toBe(bigger.length);
+      expect(await storedSize(bucket, path)).toBe(bigger.length);
     } else {
       expect(outcome).toBe('rls');
       expect(answer.error).toMatchObject({ status: 400, statusCode: '403' });
-      expect(await mediaSize(path)).toBe(PNG.length);
+      expect(await storedSize(bucket, path)).toBe(bytes.length);
     }
     return;
   }
   if (op === 'public url') {
     expect(outcome).toBe('ok');
-    const response = await fetch(media.getPublicUrl(path).data.publicUrl);
+    const response = await fetch(store.getPublicUrl(path).data.publicUrl);
     expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await response.arrayBuffer())).toEqual(PNG);
+    expect(response.headers.get('content-type')).toBe(contentType);
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(bytes);
     return;
   }
   if (op === 'list') {
-    const answer = await media.list(folder);
+    const answer = await store.list(folder);
     expect(answer.error).toBeNull();
-    expect(answer.data?.map((o) => o.name)).toEqual(outcome === 'ok' ? ['logo.png'] : []);
+    expect(answer.data?.map((o) => o.name)).toEqual(outcome === 'ok' ? [name] : []);
     if (outcome !== 'ok') expect(outcome).toBe('hidden');
     return;
   }
-  const answer = await media.remove([path]);
+  if (op === 'download') {
+    const answer = await store.download(path);
+    if (outcome === 'ok') {
+      expect(answer.error).toBeNull();
+      expect(Buffer.from(await answer.data!.arrayBuffer())).toEqual(bytes);
+    } else {
+      // Answered as for a file that does not exist: the caller cannot tell it is there.
+      expect(outcome).toBe('hidden');
+      expect(answer.data).toBeNull();
+      expect(answer.error).toMatchObject({ status: 400, statusCode: '404' });
+    }
+    return;
+  }
+  const answer = await store.remove([path]);
   expect(answer.error).toBeNull();
   if (outcome === 'ok') {
     expect(answer.data?.map((o) => o.name)).toEqual([path]);
-    expect(await mediaFolder(folder)).toEqual([]);
+    expect(await storedNames(bucket, folder)).toEqual([]);
   } else {
     // Rows the caller may not delete are skipped silently: an empty answer, the file stays.
     expect(outcome).toBe('noop');
     expect(answer.data).toEqual([]);
-    expect(await mediaFolder(folder)).toEqual(['logo.png']);
+    expect(await storedNames(bucket, folder)).toEqual([name]);
   }
 }
 
-describe('storage bucket media', () => {
-  it.each(cells(MEDIA))('$actor $op → $outcome', async ({ actor, op, outcome }) => {
-    await mediaCase(actor, op, outcome);
+describe.each(Object.keys(BUCKETS) as Bucket[])('storage bucket %s', (bucket) => {
+  it.each(cells(BUCKETS[bucket]))('$actor $op → $outcome', async ({ actor, op, outcome }) => {
+    await storageCase(bucket, actor, op, outcome);
   });
 });
 

@@ -1,4 +1,4 @@
-// SPEC §6 as data: who may do what to each table, the media bucket, realtime and the service-only
+// SPEC §6 as data: who may do what to each table, each storage bucket, realtime and the service-only
 // RPC, and how the API answers a refusal. matrix.integration.test.ts generates one case per cell.
 import type { Actor } from './team-kit';
 
@@ -8,7 +8,8 @@ export type CampaignTarget = 'campaigns' | 'sent campaigns' | 'campaign_lists' |
 /** `imports` as the import dialog writes it; `imports, worker columns` with what only the worker sets. */
 export type ImportTarget = 'imports' | 'imports, worker columns';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
-export type StorageOp = 'upload' | 'replace' | 'list' | 'public url' | 'delete';
+export type StorageOp = 'upload' | 'replace' | 'list' | 'download' | 'public url' | 'delete';
+export type Bucket = 'media' | 'imports' | 'exports';
 
 /**
  * What the caller sees, exactly as upstream PostgREST / Storage answer it:
@@ -129,7 +130,7 @@ export const IMPORT_TABLES: Record<ImportTarget, Partial<Record<TableOp, Row>>> 
 
 /** storage.objects in the public `media` bucket, through the Storage API. */
 // prettier-ignore
-export const MEDIA: Record<StorageOp, Row> = {
+export const MEDIA: Partial<Record<StorageOp, Row>> = {
   //              anon        nonMember   viewer      editor      admin       owner       service
   upload:       ['rls',      'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
   // Upload with upsert over an existing file (a new logo under the same name).
@@ -138,6 +139,43 @@ export const MEDIA: Record<StorageOp, Row> = {
   // A public bucket: the image URL works for everyone, without RLS (the logo on the public site).
   'public url': ['ok',       'ok',       'ok',       'ok',       'ok',       'ok',       'ok'],
   delete:       ['noop',     'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+};
+
+/**
+ * The private `imports` bucket: the CSV an admin uploads before queueing the import, read back by
+ * import-subscribers (service role). Admins and the owner upload and read; there is no UPDATE or
+ * DELETE policy: an upload never overwrites (each path is new, lib/admin/imports.ts) and the files
+ * are the service role's to remove. `download` is the authenticated object endpoint; `hidden`: 400
+ * with statusCode "404", as for a file that does not exist.
+ */
+// prettier-ignore
+export const IMPORTS_BUCKET: Partial<Record<StorageOp, Row>> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  upload:       ['rls',      'rls',      'rls',      'rls',      'ok',       'ok',       'ok'],
+  replace:      ['rls',      'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+  list:         ['hidden',   'hidden',   'hidden',   'hidden',   'ok',       'ok',       'ok'],
+  download:     ['hidden',   'hidden',   'hidden',   'hidden',   'ok',       'ok',       'ok'],
+  delete:       ['noop',     'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+};
+
+/**
+ * The private `exports` bucket: no policy names it. export-subscribers (service role, after its
+ * own admin check) writes the CSV and hands out a signed URL; no client reaches the objects.
+ */
+// prettier-ignore
+export const EXPORTS_BUCKET: Partial<Record<StorageOp, Row>> = {
+  //              anon        nonMember   viewer      editor      admin       owner       service
+  upload:       ['rls',      'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+  replace:      ['rls',      'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+  list:         ['hidden',   'hidden',   'hidden',   'hidden',   'hidden',   'hidden',   'ok'],
+  download:     ['hidden',   'hidden',   'hidden',   'hidden',   'hidden',   'hidden',   'ok'],
+  delete:       ['noop',     'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+};
+
+export const BUCKETS: Record<Bucket, Partial<Record<StorageOp, Row>>> = {
+  media: MEDIA,
+  imports: IMPORTS_BUCKET,
+  exports: EXPORTS_BUCKET,
 };
 
 /**
