@@ -872,10 +872,20 @@ export type Database = {
           signups: number
         }[]
       }
-      start_campaign_send: {
-        Args: { p_campaign_id: string; p_body_html: string }
-        Returns: number
-      }
+      start_campaign_send:
+        | {
+            Args: { p_campaign_id: string; p_body_html: string }
+            Returns: number
+          }
+        | {
+            Args: {
+              p_campaign_id: string
+              p_body_html: string
+              p_body_md: string
+              p_subject: string
+            }
+            Returns: number
+          }
       start_import: {
         Args: {
           p_import_id: string

@@ -43,11 +43,24 @@ export interface QueueResult {
   more: boolean;
 }
 
-/** Renders and starts a campaign (draft or scheduled); answers the recipient count. */
-export async function startCampaign(campaignId: string, bodyMd: string): Promise<number> {
+/** The fields of a campaign a send renders from, as they were read. */
+export interface CampaignAsRead {
+  id: string;
+  body_md: string;
+  subject: string;
+}
+
+/**
+ * Renders and starts a campaign (draft or scheduled); answers the recipient count. The SQL refuses
+ * (conflict) when body_md or subject changed since `campaign` was read, so the HTML that is sent and
+ * archived is always rendered from the Markdown stored when the send started.
+ */
+export async function startCampaign(campaign: CampaignAsRead): Promise<number> {
   return await rpc<number>('start_campaign_send', {
-    p_campaign_id: campaignId,
-    p_body_html: renderCampaignHtml(bodyMd),
+    p_campaign_id: campaign.id,
+    p_body_html: renderCampaignHtml(campaign.body_md),
+    p_body_md: campaign.body_md,
+    p_subject: campaign.subject,
   });
 }
 
@@ -55,14 +68,14 @@ export async function startCampaign(campaignId: string, bodyMd: string): Promise
 async function startDueCampaigns(): Promise<void> {
   const { data, error } = await adminClient()
     .from('campaigns')
-    .select('id, body_md')
+    .select('id, body_md, subject')
     .eq('status', 'scheduled')
     .lte('scheduled_at', new Date().toISOString())
     .limit(20);
   if (error) throw new AppError('internal');
   for (const campaign of data ?? []) {
     try {
-      await startCampaign(campaign.id, campaign.body_md);
+      await startCampaign(campaign);
     } catch (e) {
       // Another worker started it first (conflict), or nobody is left to send to.
       if (e instanceof AppError && e.code === 'no_recipients') {

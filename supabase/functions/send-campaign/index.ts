@@ -73,7 +73,11 @@ serve(['POST'], async (req) => {
       return await sendTest(request, caller.email);
     case 'send': {
       const campaign = await campaignRow(id);
-      await startCampaign(id, String(campaign.body_md ?? ''));
+      await startCampaign({
+        id,
+        body_md: String(campaign.body_md ?? ''),
+        subject: String(campaign.subject ?? ''),
+      });
       kickQueue();
       return json({ campaign: await campaignRow(id) });
     }
