@@ -3,6 +3,7 @@
 // event through record_tracking_event, which writes only while the matching setting is on, so
 // links in old messages keep working after tracking is switched off.
 import { rpc } from '../_shared/db.ts';
+import { CORS_HEADERS } from '../_shared/http.ts';
 import {
   isMachineUserAgent,
   readTrackToken,
@@ -15,8 +16,12 @@ const PIXEL = Uint8Array.from(
   (c) => c.charCodeAt(0),
 );
 
-/** Every open should reach us, and the token must not leak to the target site as a Referer. */
-const NO_STORE = {
+/**
+ * Every open should reach us, and the token must not leak to the target site as a Referer; CORS
+ * as on every function answer (SPEC §7).
+ */
+const ANSWER_HEADERS = {
+  ...CORS_HEADERS,
   'Cache-Control': 'no-store, no-cache, must-revalidate, max-age=0, private',
   Pragma: 'no-cache',
   Expires: '0',
@@ -28,11 +33,18 @@ export async function handleTrack(req: Request): Promise<Response> {
   const token = readTrackToken(params.get('t'), params.get('u'));
   await record(token, req.headers.get('user-agent'));
   if (token.kind === 'click') {
-    return new Response(null, { status: 302, headers: { ...NO_STORE, Location: token.url! } });
+    return new Response(null, {
+      status: 302,
+      headers: { ...ANSWER_HEADERS, Location: token.url! },
+    });
   }
   return new Response(PIXEL, {
     status: 200,
-    headers: { ...NO_STORE, 'Content-Type': 'image/gif', 'Content-Length': String(PIXEL.length) },
+    headers: {
+      ...ANSWER_HEADERS,
+      'Content-Type': 'image/gif',
+      'Content-Length': String(PIXEL.length),
+    },
   });
 }
 
