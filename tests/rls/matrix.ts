@@ -3,8 +3,20 @@
 import type { Actor } from './team-kit';
 
 export type Table = 'settings' | 'members' | 'lists' | 'subscribers' | 'subscriptions' | 'events';
-/** Campaign tables; `campaigns` targets a draft, `sent campaigns` an archived, sent one. */
-export type CampaignTarget = 'campaigns' | 'sent campaigns' | 'campaign_lists' | 'deliveries';
+/** The campaign states after draft other than sent: nobody edits them (SPEC §4). */
+export type LockedStatus = 'scheduled' | 'sending' | 'paused' | 'cancelled';
+/**
+ * Campaign tables; `campaigns` targets a draft, `sent campaigns` an archived, sent one, the others a
+ * campaign in that state; `campaign_lists` a draft's list, `campaign_lists of a … campaign` the
+ * list of a campaign in that state.
+ */
+export type CampaignTarget =
+  | 'campaigns'
+  | 'sent campaigns'
+  | `${LockedStatus} campaigns`
+  | 'campaign_lists'
+  | `campaign_lists of a ${LockedStatus | 'sent'} campaign`
+  | 'deliveries';
 /** `imports` as the import dialog writes it; `imports, worker columns` with what only the worker sets. */
 export type ImportTarget = 'imports' | 'imports, worker columns';
 export type TableOp = 'select' | 'insert' | 'update' | 'delete';
@@ -94,10 +106,51 @@ export const CAMPAIGN_TABLES: Record<CampaignTarget, Partial<Record<TableOp, Row
     update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
   },
+  // Past draft: scheduling, pausing or cancelling is send-campaign's (service role). The update
+  // changes the archive flag, which the transition trigger lets the service role change in any
+  // state; for a caller the USING clause (status = 'draft') filters the row whatever the columns.
+  'scheduled campaigns': {
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'sending campaigns': {
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'paused campaigns': {
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  // Finished: admins may delete it, as a sent one.
+  'cancelled campaigns': {
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
+  },
   campaign_lists: {
     select:     ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
     insert:     ['no-grant', 'rls',      'rls',      'ok',       'ok',       'ok',       'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'ok',       'ok',       'ok',       'ok'],
+  },
+  // The recipients are fixed once a campaign leaves draft: its lists are chosen for good.
+  'campaign_lists of a scheduled campaign': {
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'campaign_lists of a sending campaign': {
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'campaign_lists of a paused campaign': {
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'campaign_lists of a cancelled campaign': {
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+  },
+  'campaign_lists of a sent campaign': {
+    insert:     ['no-grant', 'rls',      'rls',      'rls',      'rls',      'rls',      'ok'],
+    delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
   },
   // Written by the send functions only.
   deliveries: {
