@@ -135,7 +135,7 @@ describe('roles', () => {
 });
 
 describe('actions', () => {
-  it('schedules, refuses a past time, cancels; send twice is a conflict; no recipients is 422', async () => {
+  it('schedules, refuses a past time, cancels; send twice is a conflict; no lists or no recipients is 422', async () => {
     const slug = await listWithSubscribers(emu, 'actions', 1);
     const id = await newCampaign(emu, [slug]);
     const past = await sendCampaign(emu, team.admin, {
@@ -159,6 +159,18 @@ describe('actions', () => {
     const again = await sendCampaign(emu, team.admin, { campaign_id: id, action: 'send' });
     expect(again.status).toBe(409);
 
+    // SPEC §5: at least one list to send is a validation rule, the same for send and schedule.
+    const listless = await newCampaign(emu, []);
+    for (const body of [{ action: 'send' }, { action: 'schedule', at }]) {
+      const res = await sendCampaign(emu, team.admin, { campaign_id: listless, ...body });
+      expect([body.action, res.status, res.body.error]).toEqual([
+        body.action,
+        422,
+        { code: 'invalid_input', message: 'lists: choose at least one list', field: 'lists' },
+      ]);
+    }
+    expect(await campaignRow(emu, listless)).toMatchObject({ status: 'draft', recipients: 0 });
+    // Lists chosen, nobody on them: no recipients.
     const empty = await newCampaign(emu, ['beta-testers']);
     await sql(
       emu,
@@ -185,6 +197,19 @@ describe('actions', () => {
     await new Promise((r) => setTimeout(r, 1600));
     await drain(id);
     expect(await deliveryCounts(emu, id)).toEqual({ sent: 3 });
+  });
+
+  it('returns a due scheduled campaign that lost its lists to draft instead of retrying it', async () => {
+    const slug = await listWithSubscribers(emu, 'lost', 1);
+    const id = await newCampaign(emu, [slug]);
+    const at = new Date(Date.now() + 1000).toISOString();
+    expect(
+      (await sendCampaign(emu, team.admin, { campaign_id: id, action: 'schedule', at })).status,
+    ).toBe(200);
+    await sql(emu, `delete from public.campaign_lists where campaign_id = $1`, [id]);
+    await new Promise((r) => setTimeout(r, 1100));
+    await processQueue(emu, { budget_ms: 1000 });
+    expect(await campaignRow(emu, id)).toMatchObject({ status: 'draft', scheduled_at: null });
   });
 
   it('cancels a sending campaign (pause + cancel in one step) and retries failed deliveries', async () => {

@@ -64,7 +64,10 @@ export async function startCampaign(campaign: CampaignAsRead): Promise<number> {
   });
 }
 
-/** Scheduled campaigns whose time has come. A scheduled send with nobody to send to goes back to draft. */
+/**
+ * Scheduled campaigns whose time has come. A scheduled send that cannot start (nobody to send to, or
+ * no longer valid, e.g. without lists) goes back to draft instead of being retried every run.
+ */
 async function startDueCampaigns(): Promise<void> {
   const { data, error } = await adminClient()
     .from('campaigns')
@@ -77,10 +80,12 @@ async function startDueCampaigns(): Promise<void> {
     try {
       await startCampaign(campaign);
     } catch (e) {
-      // Another worker started it first (conflict), or nobody is left to send to.
-      if (e instanceof AppError && e.code === 'no_recipients') {
+      // Another worker started it first (conflict), or it cannot be sent as it is.
+      if (e instanceof AppError && (e.code === 'no_recipients' || e.code === 'invalid_input')) {
         await rpc('campaign_action', { p_campaign_id: campaign.id, p_action: 'unschedule' });
-        console.warn(`scheduled campaign ${campaign.id} had no recipients; back to draft`);
+        console.warn(
+          `scheduled campaign ${campaign.id} could not start (${e.message}); back to draft`,
+        );
       } else if (!(e instanceof AppError && e.code === 'conflict')) {
         console.error(`starting scheduled campaign ${campaign.id} failed`, e);
       }

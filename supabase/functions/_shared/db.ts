@@ -27,7 +27,12 @@ export async function rpc<T>(name: string, args: Record<string, unknown>): Promi
 /** The catalogue error a failed SQL function call stands for (see `rpc`). */
 export function rpcFailure(name: string, error: { message?: string }): AppError {
   const match = /^postbox:([a-z_]+)(?::\s*(.*))?$/.exec(error.message ?? '');
-  if (match) return new AppError(match[1] as never, match[2] || undefined);
+  if (match) {
+    // `invalid_input` names its field first ("lists: choose at least one list"), as invalidInput does.
+    const field =
+      match[1] === 'invalid_input' ? /^([a-z_][a-z0-9_.]*): /.exec(match[2] ?? '')?.[1] : undefined;
+    return new AppError(match[1] as never, match[2] || undefined, { field });
+  }
   console.error(`rpc ${name} failed`, error);
   return new AppError('internal');
 }
