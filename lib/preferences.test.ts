@@ -76,6 +76,9 @@ describe('name, export and delete', () => {
     expect(nameProblem('Ada')).toBeNull();
     expect(nameProblem('x'.repeat(101))).toMatch(/at most 100/);
     expect(nameProblem('Ada\nLovelace')).toMatch(/control characters/);
+    // Characters, as SQL's char_length counts: an emoji is one, not two UTF-16 units.
+    expect(nameProblem('\u{1F600}'.repeat(100))).toBeNull();
+    expect(nameProblem('\u{1F600}'.repeat(101))).toMatch(/at most 100/);
   });
 
   it('names and formats the download', () => {

@@ -1,7 +1,7 @@
 // The preferences page's rules: the function's answer, what a save sends (only what changed),
 // and the file "Download my data" saves.
 import { isRecord, isString, parseArray } from './functions';
-import { NAME_MAX_LENGTH } from './subscribe';
+import { NAME_MAX_LENGTH, nameLength } from './subscribe';
 
 export interface PreferenceList {
   slug: string;
@@ -67,7 +67,7 @@ export function preferencesChanges(
 /** The same name checks the function makes (SPEC §5), for an instant message. */
 export function nameProblem(name: string): string | null {
   const trimmed = name.trim();
-  if (trimmed.length > NAME_MAX_LENGTH)
+  if (nameLength(trimmed) > NAME_MAX_LENGTH)
     return `Name must be at most ${NAME_MAX_LENGTH} characters.`;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) {

@@ -5,7 +5,7 @@ import {
   FunctionsRelayError,
 } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, prepareSubscribe, readSubscribeResult } from './subscribe';
+import { MESSAGES, nameLength, prepareSubscribe, readSubscribeResult } from './subscribe';
 
 function httpError(status: number, body: string, contentType = 'application/json') {
   const response = new Response(body, { status, headers: { 'Content-Type': contentType } });
@@ -50,6 +50,18 @@ describe('prepareSubscribe', () => {
         message: MESSAGES.name_control,
       });
     }
+  });
+
+  it('counts a name in characters, as SQL does: 100 emoji fit, 101 do not', () => {
+    const emoji = (n: number) => '\u{1F600}'.repeat(n);
+    expect(nameLength(emoji(60))).toBe(60);
+    expect(nameLength('Zoë')).toBe(3);
+    expect(prepareSubscribe({ email: 'a@b.co', name: emoji(60) }).ok).toBe(true);
+    expect(prepareSubscribe({ email: 'a@b.co', name: emoji(100) }).ok).toBe(true);
+    expect(prepareSubscribe({ email: 'a@b.co', name: emoji(101) })).toMatchObject({
+      field: 'name',
+      message: MESSAGES.name_too_long,
+    });
   });
 });
 

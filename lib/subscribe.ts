@@ -7,6 +7,14 @@ export type { InvokeResult };
 
 export const NAME_MAX_LENGTH = 100;
 
+/**
+ * A name's length as SPEC §5 and SQL's char_length count it: in characters (code points), not
+ * UTF-16 units, so an emoji is one character, not two.
+ */
+export function nameLength(name: string): number {
+  return [...name].length;
+}
+
 export const MESSAGES = {
   invalid_email: 'Enter a valid email address.',
   name_too_long: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
@@ -60,7 +68,8 @@ export function prepareSubscribe(
   const email = checkEmail(input.email);
   if (!email.ok) return fail('invalid_email', MESSAGES.invalid_email, 'email');
   const name = (input.name ?? '').trim();
-  if (name.length > NAME_MAX_LENGTH) return fail('invalid_input', MESSAGES.name_too_long, 'name');
+  if (nameLength(name) > NAME_MAX_LENGTH)
+    return fail('invalid_input', MESSAGES.name_too_long, 'name');
   if (CONTROL.test(name)) return fail('invalid_input', MESSAGES.name_control, 'name');
   if (input.lists && input.lists.length === 0)
     return fail('invalid_input', MESSAGES.no_lists, 'lists');

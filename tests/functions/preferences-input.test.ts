@@ -17,6 +17,13 @@ const refusal = (body: Body) => {
 };
 
 describe('parsePreferencesRequest', () => {
+  it('counts the name in characters, as SQL does: 100 emoji fit, 101 do not', () => {
+    expect(refusal({ name: '\u{1F600}'.repeat(60) })).toBe('ok');
+    expect(refusal({ name: '\u{1F600}'.repeat(100) })).toBe('ok');
+    expect(refusal({ name: '\u{1F600}'.repeat(101) })).toBe('invalid_input name');
+    expect(refusal({ name: 'x'.repeat(101) })).toBe('invalid_input name');
+  });
+
   it('refuses an unpaired UTF-16 surrogate in the name or a list key, naming the field', () => {
     for (const name of ['Ada \ud800', '\udc00', 'x\ud83d']) {
       expect(refusal({ name })).toBe('invalid_input name');

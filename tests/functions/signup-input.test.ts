@@ -90,6 +90,15 @@ describe('parseSubscribeInput', () => {
     expect(code(() => parseSubscribeInput(body))).toBe(expected);
   });
 
+  it('counts the name in characters, as SQL does: 100 emoji fit, 101 do not', () => {
+    const emoji = (n: number) => '\u{1F600}'.repeat(n);
+    expect(parseSubscribeInput({ email: 'a@example.com', name: emoji(60) }).name).toBe(emoji(60));
+    expect(parseSubscribeInput({ email: 'a@example.com', name: emoji(100) }).name).toBe(emoji(100));
+    expect(code(() => parseSubscribeInput({ email: 'a@example.com', name: emoji(101) }))).toBe(
+      'invalid_input',
+    );
+  });
+
   it('refuses an unpaired UTF-16 surrogate in the name or attributes, naming the field', () => {
     const field = (body: Body) => {
       try {

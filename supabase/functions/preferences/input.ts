@@ -29,7 +29,8 @@ function parseName(value: unknown): string | null {
   if (value === undefined || value === null) return null;
   if (typeof value !== 'string') throw invalidInput('name', 'must be text');
   const name = value.trim();
-  if (name.length > 100) throw invalidInput('name', 'at most 100 characters');
+  // Characters (code points), as SQL's char_length counts them: an emoji is one, not two.
+  if ([...name].length > 100) throw invalidInput('name', 'at most 100 characters');
   if (CONTROL.test(name)) throw invalidInput('name', 'no control characters');
   if (LONE_SURROGATE.test(name)) throw invalidInput('name', 'must be valid Unicode text');
   return name;

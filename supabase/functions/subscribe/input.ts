@@ -67,7 +67,8 @@ export function parseSubscribeInput(body: Record<string, unknown>): SubscribeInp
   if (body.name !== undefined && body.name !== null) {
     if (typeof body.name !== 'string') throw invalidInput('name', 'must be text');
     name = body.name.trim();
-    if (name.length > MAX_NAME_LENGTH || CONTROL.test(name)) {
+    // Characters (code points), as SQL's char_length counts them: an emoji is one, not two.
+    if ([...name].length > MAX_NAME_LENGTH || CONTROL.test(name)) {
       throw invalidInput('name', `at most ${MAX_NAME_LENGTH} characters, no control characters`);
     }
     if (LONE_SURROGATE.test(name)) throw invalidInput('name', 'must be valid Unicode text');
