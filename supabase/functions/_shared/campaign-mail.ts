@@ -48,7 +48,10 @@ export async function loadMailSettings(): Promise<MailSettings> {
     .from('settings')
     .select('site_name, sender_name, sender_email, reply_to, postal_address')
     .single();
-  if (error || !data) throw new AppError('internal', 'The site settings could not be read.');
+  if (error || !data) {
+    console.error('the site settings could not be read', error);
+    throw new AppError('internal');
+  }
   return data as MailSettings;
 }
 

@@ -20,7 +20,10 @@ export async function loadTracking(): Promise<TrackingSettings> {
     .from('settings')
     .select('track_opens, track_clicks')
     .single();
-  if (error || !data) throw new AppError('internal', 'The site settings could not be read.');
+  if (error || !data) {
+    console.error('the site settings could not be read', error);
+    throw new AppError('internal');
+  }
   return { opens: data.track_opens === true, clicks: data.track_clicks === true };
 }
 

@@ -36,7 +36,11 @@ const CATALOGUE: Record<ErrorCode, { status: number; message: string }> = {
   internal: { status: 500, message: 'Something went wrong. Nothing was changed.' },
 };
 
-/** A known failure: the handler throws it, `serve` turns it into `{error: {code, message}}`. */
+/**
+ * A known failure: the handler throws it, `serve` turns it into `{error: {code, message}}`.
+ * `internal` always answers the catalogue's message (SPEC §8): a detail given with it is logged,
+ * never shown, since it is no use to the caller and may tell more than it should.
+ */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -48,7 +52,10 @@ export class AppError extends Error {
     message?: string,
     options: { headers?: Record<string, string>; field?: string } = {},
   ) {
-    super(message ?? CATALOGUE[code].message);
+    super(code === 'internal' ? CATALOGUE.internal.message : (message ?? CATALOGUE[code].message));
+    if (code === 'internal' && message !== undefined && message !== this.message) {
+      console.error(`internal error: ${message}`);
+    }
     this.code = code;
     this.status = CATALOGUE[code].status;
     this.headers = options.headers ?? {};
