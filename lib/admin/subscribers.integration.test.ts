@@ -179,6 +179,21 @@ describe('writes by role', () => {
       status: 'pending',
     });
     expect(bad).toMatchObject({ ok: false, field: 'email' });
+    // SPEC §5's 100 characters are characters: 100 emoji fit (200 UTF-16 units), 101 do not.
+    const emoji = await addSubscriber(client('admin'), {
+      email: `emoji-${tag}@example.com`,
+      name: '📫'.repeat(100),
+      listIds: [],
+      status: 'pending',
+    });
+    expect(emoji.ok).toBe(true);
+    const tooLong = await addSubscriber(client('admin'), {
+      email: `emoji2-${tag}@example.com`,
+      name: '📫'.repeat(101),
+      listIds: [],
+      status: 'pending',
+    });
+    expect(tooLong).toMatchObject({ ok: false, field: 'name' });
     const refused = await addSubscriber(client('viewer'), {
       email: `v-${tag}@example.com`,
       name: '',

@@ -3,6 +3,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Tables } from '../database.types';
 import { checkEmail } from '../email';
+import { NAME_MAX_LENGTH, nameLength } from '../subscribe';
 import { toQueryError, unwrap, type QueryError } from '../use-query';
 import {
   cursorFilter,
@@ -156,7 +157,8 @@ export async function addSubscriber(
   const email = checkEmail(input.email);
   if (!email.ok) return { ok: false, field: 'email', message: ADD_MESSAGES.invalid_email };
   const name = input.name.trim();
-  if (name.length > 100) return { ok: false, field: 'name', message: ADD_MESSAGES.name_too_long };
+  if (nameLength(name) > NAME_MAX_LENGTH)
+    return { ok: false, field: 'name', message: ADD_MESSAGES.name_too_long };
   if (CONTROL.test(name)) return { ok: false, field: 'name', message: ADD_MESSAGES.name_control };
   const inserted = await client
     .from('subscribers')

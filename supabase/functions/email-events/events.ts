@@ -14,6 +14,8 @@ export interface EmailEvent {
 
 export const MAX_EVENTS = 1000;
 const MAX_REASON = 1000;
+/** What JSON carries but Postgres text cannot: U+0000 and a UTF-16 surrogate without its pair. */
+const UNSTORABLE = /\u0000|\p{Cs}/u;
 
 /** A body (one event or an array of them) → validated events, or the first problem as an error. */
 export function parseEvents(body: unknown): EmailEvent[] {
@@ -57,7 +59,7 @@ function validate(event: Record<string, unknown>, field: (name: string) => strin
     email: email.email,
     kind: type === 'bounce' ? ((kind as 'hard' | 'soft' | null) ?? 'hard') : null,
     message_id: messageId(event.message_id, field('message_id')),
-    reason: optionalText(event.reason, field('reason'))?.slice(0, MAX_REASON) ?? null,
+    reason: reasonText(optionalText(event.reason, field('reason'))),
     occurred_at: occurredAt(event.occurred_at, field('occurred_at')),
   };
 }
@@ -69,11 +71,21 @@ function optionalText(value: unknown, name: string): string | null {
 }
 
 /** `<id@host>` as deliveries.message_id stores it; the angle brackets are optional on input. */
+/**
+ * A provider's free-text reason, kept for the delivery log: at most MAX_REASON characters (code
+ * points, so an emoji is never cut in half) and only what Postgres text can hold — U+0000 and
+ * unpaired surrogates become U+FFFD rather than refusing a batch of real bounces over a stray byte.
+ */
+function reasonText(text: string | null): string | null {
+  if (text === null) return null;
+  return [...text.replace(new RegExp(UNSTORABLE, 'gu'), '\uFFFD')].slice(0, MAX_REASON).join('');
+}
+
 function messageId(value: unknown, name: string): string | null {
   const text = optionalText(value, name)?.trim() ?? null;
   if (text === null || text === '') return null;
   // deno-lint-ignore no-control-regex
-  if (text.length > 998 || /[\s\x00-\x1f\x7f]/.test(text)) {
+  if (text.length > 998 || /[\s\x00-\x1f\x7f]/.test(text) || UNSTORABLE.test(text)) {
     throw invalidInput(name, 'must be a Message-ID of at most 998 characters without spaces');
   }
   return text.startsWith('<') ? text : `<${text}>`;
