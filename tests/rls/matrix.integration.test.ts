@@ -19,10 +19,11 @@ import {
   type CampaignTarget,
   type ImportTarget,
   type Outcome,
+  type RealtimeTable,
   type StorageOp,
   type Table,
 } from './matrix';
-import { makeProbes, type Probe } from './probes';
+import { makeProbes, one, type Probe } from './probes';
 import { createTeam, startIsolatedEmulator, untyped, type Actor, type Team } from './team-kit';
 
 // A 1×1 PNG: the media bucket accepts images only.
@@ -266,11 +267,12 @@ describe.each(Object.keys(FEEDBACK_RPCS) as (keyof typeof FEEDBACK_RPCS)[])('rpc
 describe('realtime INSERT events', () => {
   type Change = { new: Record<string, unknown>; errors: string[] | null };
   const heard = new Map<string, Change[]>();
-  const tables = Object.keys(REALTIME) as (keyof typeof REALTIME)[];
-  let subscriberId: string;
+  const tables = Object.keys(REALTIME) as RealtimeTable[];
+  /** What each member should hear: the key columns of the row inserted into each table. */
+  const inserted = {} as Record<RealtimeTable, Record<string, unknown>>;
 
   beforeAll(async () => {
-    // Everyone listens to both tables at once, then one signup arrives.
+    // Everyone listens to every table at once, then one row arrives in each.
     await Promise.all(
       cells(REALTIME).map(
         ({ actor, op: table }) =>
@@ -291,17 +293,40 @@ describe('realtime INSERT events', () => {
           }),
       ),
     );
-    const { data, error } = await team.service
-      .from('subscribers')
-      .insert({ email: `rt-${randomUUID().slice(0, 8)}@example.com` })
-      .select('id')
-      .single();
-    if (error) throw new Error(error.message);
-    subscriberId = data.id;
-    const list = await team.service.from('lists').select('id').eq('slug', 'rls-matrix').single();
-    await team.service
-      .from('subscriptions')
-      .insert({ subscriber_id: subscriberId, list_id: list.data!.id });
+    const service = untyped(team.service);
+    const list = await one(
+      service.from('lists').select('id').eq('slug', 'rls-matrix').single(),
+      'matrix list',
+    );
+    // A signup, its subscription, a new draft and a queued import, as service role.
+    const subscriber = await one(
+      service
+        .from('subscribers')
+        .insert({ email: `rt-${randomUUID().slice(0, 8)}@example.com` })
+        .select('id')
+        .single(),
+      'realtime subscriber',
+    );
+    inserted.subscribers = { id: subscriber.id };
+    inserted.subscriptions = { subscriber_id: subscriber.id, list_id: list.id };
+    await one(
+      service.from('subscriptions').insert(inserted.subscriptions).select(),
+      'subscription',
+    );
+    const campaign = await one(
+      service.from('campaigns').insert({ name: 'Realtime', subject: 'Hi' }).select('id').single(),
+      'realtime campaign',
+    );
+    inserted.campaigns = { id: campaign.id, status: 'draft' };
+    const queued = await one(
+      service
+        .from('imports')
+        .insert({ object_path: `rls/${randomUUID()}.csv`, list_ids: [list.id] })
+        .select('id')
+        .single(),
+      'realtime import',
+    );
+    inserted.imports = { id: queued.id, status: 'queued' };
     // Wait for every listener that should hear something, then a little longer for the rest.
     const expected = cells(REALTIME).filter((c) => c.outcome !== 'hidden');
     const deadline = Date.now() + 10_000;
@@ -319,6 +344,14 @@ describe('realtime INSERT events', () => {
     }
   });
 
+  it('covers every table in the supabase_realtime publication', async () => {
+    const { rows } = await team.emu.db.query<{ name: string }>(
+      `select schemaname || '.' || tablename as name from pg_catalog.pg_publication_tables
+        where pubname = 'supabase_realtime' order by 1`,
+    );
+    expect(rows.map((r) => r.name)).toEqual(tables.map((t) => `public.${t}`).sort());
+  });
+
   it.each(cells(REALTIME))('$actor hears $op → $outcome', ({ actor, op: table, outcome }) => {
     expect(tables).toContain(table);
     const inbox = heard.get(`${actor} ${table}`)!;
@@ -326,9 +359,7 @@ describe('realtime INSERT events', () => {
     expect(inbox).toHaveLength(1);
     if (outcome === 'ok') {
       expect(inbox[0]!.errors).toBeNull();
-      expect(inbox[0]!.new).toMatchObject(
-        table === 'subscribers' ? { id: subscriberId } : { subscriber_id: subscriberId },
-      );
+      expect(inbox[0]!.new).toMatchObject(inserted[table]);
     } else {
       expect(outcome).toBe('no-grant');
       expect(inbox[0]!.errors).toEqual(['Error 401: Unauthorized']);

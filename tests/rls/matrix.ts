@@ -232,15 +232,19 @@ export const BUCKETS: Record<Bucket, Partial<Record<StorageOp, Row>>> = {
 };
 
 /**
- * Realtime postgres_changes INSERT events on the dashboard's tables (SPEC §2): Realtime checks each
- * row against the listener's SELECT rights. `hidden`: no event. `no-grant`: the event arrives
- * with errors ["Error 401: Unauthorized"] and no record, as upstream's apply_rls sends it.
+ * Realtime postgres_changes INSERT events on every table in the supabase_realtime publication: the
+ * dashboard's signups (SPEC §2), campaign progress and import progress. Realtime checks each row
+ * against the listener's SELECT rights. `hidden`: no event. `no-grant`: the event arrives with
+ * errors ["Error 401: Unauthorized"] and no record, as upstream's apply_rls sends it.
  */
+export type RealtimeTable = 'subscribers' | 'subscriptions' | 'campaigns' | 'imports';
 // prettier-ignore
-export const REALTIME: Record<'subscribers' | 'subscriptions', Row> = {
+export const REALTIME: Record<RealtimeTable, Row> = {
   //              anon        nonMember   viewer      editor      admin       owner       service
   subscribers:  ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
   subscriptions:['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+  campaigns:    ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+  imports:      ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
 };
 
 /** public.hit_rate_limit(): EXECUTE for service_role only (the edge functions). */
