@@ -88,6 +88,7 @@ export default function SignupForm({
     setFailure(outcome);
     if (outcome.field === 'email') emailRef.current?.focus();
     if (outcome.field === 'name') nameRef.current?.focus();
+    // Without list checkboxes (the error is then on the form), focus stays on the button.
     if (outcome.field === 'lists') listsRef.current?.querySelector('input')?.focus();
   }
 
@@ -112,10 +113,16 @@ export default function SignupForm({
     );
   }
 
-  const emailError = failure?.field === 'email' ? failure.message : null;
-  const nameError = failure?.field === 'name' ? failure.message : null;
-  const listsError = failure?.field === 'lists' ? failure.message : null;
-  const formError = failure && failure.field === null ? failure.message : null;
+  // A message goes next to its field's control; a field with no control on this form (the list
+  // of the embed page, or of a site with one or no public list) has its message on the form.
+  const shown = { email: true, name: true, lists: choice !== null };
+  const atField = failure?.field && shown[failure.field] ? failure.field : null;
+  const errorAt = (field: Failure['field']) =>
+    failure && atField === field ? failure.message : null;
+  const emailError = errorAt('email');
+  const nameError = errorAt('name');
+  const listsError = errorAt('lists');
+  const formError = errorAt(null);
 
   return (
     <form className={styles.form} onSubmit={onSubmit} noValidate aria-describedby={ids.hint}>

@@ -1,7 +1,15 @@
 // The chrome-less embed form (`/embed/?list=`) in an iframe of another page: it subscribes to its
 // one list, shows no site frame, lets the host page show through, and explains an unknown list.
 import { expect, test } from '@playwright/test';
-import { expectAccessible, resetClientRateLimit, screenshots, uniqueEmail } from './public-kit';
+import {
+  createPublicList,
+  deleteList,
+  expectAccessible,
+  resetClientRateLimit,
+  screenshots,
+  uniqueEmail,
+  updateList,
+} from './public-kit';
 import { E2E_SITE_URL } from './ports';
 
 test('embed: subscribes to its one list from inside an iframe', async ({ page }, testInfo) => {
@@ -48,4 +56,34 @@ test('embed: an unknown list and a missing list are explained', async ({ page },
   await screenshots(page, testInfo, 'embed-unknown');
   await page.goto('/embed/');
   await expect(page.getByRole('heading', { name: 'No list chosen' })).toBeVisible();
+});
+
+test('embed: a list removed while the form is open is reported on the form, keeping the input', async ({
+  page,
+}, testInfo) => {
+  // The embed form has no list checkboxes, so the `lists` error has no control of its own: it is
+  // shown on the form, and the address stays for another try.
+  for (const [change, remove] of [
+    ['made-private', (slug: string) => updateList(slug, { visibility: 'private' })],
+    ['deleted', deleteList],
+  ] as const) {
+    const slug = await createPublicList('embed-gone', 'Short-lived list');
+    await page.goto(`/embed/?list=${slug}`);
+    await expect(page.getByRole('heading', { name: 'Short-lived list' })).toBeVisible();
+    const email = uniqueEmail(`embed-${change}`);
+    await page.getByLabel('Email address').fill(email);
+    await remove(slug);
+    await resetClientRateLimit();
+    const button = page.getByRole('button', { name: 'Subscribe' });
+    const answer = page.waitForResponse((r) => r.url().endsWith('/functions/v1/subscribe'));
+    await button.click();
+    expect((await answer).status(), change).toBe(404);
+    await expect(page.getByRole('main').getByRole('alert')).toHaveText('That list does not exist.');
+    await expect(page.getByLabel('Email address')).toHaveValue(email);
+    await expect(button).toBeEnabled();
+    if (change === 'deleted') {
+      await expectAccessible(page, 'embed list gone');
+      await screenshots(page, testInfo, 'embed-list-gone');
+    }
+  }
 });

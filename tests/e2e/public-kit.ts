@@ -2,8 +2,8 @@
 // signup on the home page, and screenshots of a page at desktop and phone widths.
 import { randomUUID } from 'node:crypto';
 import { expect, type Page, type TestInfo } from '@playwright/test';
-import { sql } from './browser-client';
-import { E2E_MAIL_WEB_PORT, E2E_SITE_URL } from './ports';
+import { SECRET_KEY, sql } from './browser-client';
+import { E2E_MAIL_WEB_PORT, E2E_SITE_URL, E2E_SUPABASE_URL } from './ports';
 import { expectNoAxeViolations } from './page-checks';
 
 const MAIL_API = `http://127.0.0.1:${E2E_MAIL_WEB_PORT}/api/email`;
@@ -41,6 +41,47 @@ export function linkIn(mail: CaughtMail, path: string): string {
   const match = pattern.exec(mail.text);
   if (!match) throw new Error(`no ${path} link in mail "${mail.subject}":\n${mail.text}`);
   return match[0];
+}
+
+/** A call to the REST API as the service role (it bypasses RLS): the test acting, never the page. */
+async function asServiceRole(path: string, init: RequestInit): Promise<unknown> {
+  const response = await fetch(`${E2E_SUPABASE_URL}/rest/v1/${path}`, {
+    ...init,
+    headers: {
+      apikey: SECRET_KEY,
+      Authorization: `Bearer ${SECRET_KEY}`,
+      'Content-Type': 'application/json',
+      Prefer: 'return=representation',
+    },
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init.method} ${path} → ${response.status}: ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Creates a public single opt-in list of this test only and returns its slug. */
+export async function createPublicList(tag: string, name: string): Promise<string> {
+  const slug = `${tag}-${randomUUID().slice(0, 8)}`;
+  await asServiceRole('lists', {
+    method: 'POST',
+    body: JSON.stringify({ slug, name, visibility: 'public', optin: 'single' }),
+  });
+  return slug;
+}
+
+/** Changes a list as an admin would, through the service-role API. */
+export async function updateList(slug: string, changes: Record<string, unknown>): Promise<void> {
+  const rows = await asServiceRole(`lists?slug=eq.${slug}`, {
+    method: 'PATCH',
+    body: JSON.stringify(changes),
+  });
+  expect(rows, `list ${slug} updated`).toHaveLength(1);
+}
+
+/** Deletes a list through the service-role API. */
+export async function deleteList(slug: string): Promise<void> {
+  const rows = await asServiceRole(`lists?slug=eq.${slug}`, { method: 'DELETE' });
+  expect(rows, `list ${slug} deleted`).toHaveLength(1);
 }
 
 /**
