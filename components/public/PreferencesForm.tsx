@@ -11,6 +11,12 @@ import {
   type PreferencesChanges,
 } from '../../lib/preferences';
 import form from '../SignupForm.module.css';
+import {
+  rebaseDraft,
+  saveConcern,
+  unsubscribeAllConcern,
+  type DraftConcern,
+} from './preferences-draft';
 import styles from './Public.module.css';
 import prefs from './Preferences.module.css';
 
@@ -31,7 +37,12 @@ export default function PreferencesForm({
   const localNameProblem = nameProblem(draft.name);
   const anySubscribed = preferences.lists.some((list) => list.subscribed);
 
-  async function run(kind: 'save' | 'all', call: () => Promise<FunctionOutcome<Preferences>>) {
+  async function run(
+    kind: 'save' | 'all',
+    call: () => Promise<FunctionOutcome<Preferences>>,
+    concern: DraftConcern,
+  ) {
+    const before = preferences;
     setBusy(kind);
     setFailure(null);
     setSaved(null);
@@ -41,8 +52,9 @@ export default function PreferencesForm({
       setFailure(outcome);
       return;
     }
-    // Start again from what the server now holds (it may have trimmed the name).
-    setDraft(draftFrom(outcome.data));
+    // What the action concerned now shows what the server holds (it may have trimmed the name);
+    // edits it did not concern (a name typed before "Unsubscribe from all") stay as typed.
+    setDraft((current) => rebaseDraft(current, before, outcome.data, concern));
     setSaved(
       kind === 'save' ? 'Your preferences are saved.' : 'You are unsubscribed from every list.',
     );
@@ -51,7 +63,7 @@ export default function PreferencesForm({
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy || !changes || localNameProblem) return;
-    void run('save', () => save(changes));
+    void run('save', () => save(changes), saveConcern(changes));
   }
 
   const nameError = localNameProblem ?? (failure?.field === 'name' ? failure.message : null);
@@ -166,7 +178,7 @@ export default function PreferencesForm({
             className={styles.secondaryButton}
             disabled={busy !== null || !anySubscribed}
             aria-busy={busy === 'all'}
-            onClick={() => void run('all', unsubscribeAll)}
+            onClick={() => void run('all', unsubscribeAll, unsubscribeAllConcern(preferences))}
           >
             {busy === 'all' && <LoaderCircle className={styles.spinner} aria-hidden="true" />}
             Unsubscribe from all

@@ -127,6 +127,47 @@ test('preferences: rename, switch a list, download my data, delete my data', asy
   await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
 });
 
+test('preferences: "Unsubscribe from all" keeps a name typed but not saved yet', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail('prefs-all');
+  await page.goto('/');
+  await signUp(page, email, ['The newsletter', 'Product updates']);
+  await page.goto(linkIn((await waitForMail(email))[0]!, '/preferences/'));
+  const name = page.getByLabel('Name (optional)');
+  const newsletter = page.getByRole('switch', { name: /The newsletter/ });
+  const updates = page.getByRole('switch', { name: /Product updates/ });
+  await expect(newsletter).toBeChecked();
+  await expect(updates).toBeChecked();
+
+  await name.fill('Grace Unsaved');
+  await page.getByRole('button', { name: 'Unsubscribe from all' }).click();
+  await expect(page.getByText('You are unsubscribed from every list.')).toBeVisible();
+  expect(await subscriptionStatus(email, 'newsletter')).toBe('unsubscribed');
+  expect(await subscriptionStatus(email, 'product-updates')).toBe('unsubscribed');
+  // The lists follow the server; the name the action did not touch is still as typed, unsaved.
+  await expect(newsletter).not.toBeChecked();
+  await expect(updates).not.toBeChecked();
+  await expect(name).toHaveValue('Grace Unsaved');
+  const { rows } = await sql('select name from public.subscribers where email = $1', [email]);
+  expect(rows[0]?.name ?? '').toBe('');
+  await expectAccessible(page, 'preferences unsubscribed from all');
+  await screenshots(page, testInfo, 'preferences-unsubscribed-all');
+
+  const save = page.getByRole('button', { name: 'Save changes' });
+  await expect(save).toBeEnabled();
+  const request = page.waitForRequest(
+    (r) => r.url().endsWith('/functions/v1/preferences') && r.method() === 'POST',
+  );
+  await save.click();
+  const body = (await request).postDataJSON();
+  expect(body).toMatchObject({ name: 'Grace Unsaved' });
+  expect(body.lists).toBeUndefined();
+  await expect(page.getByText('Your preferences are saved.')).toBeVisible();
+  await expect(name).toHaveValue('Grace Unsaved');
+  await expect(save).toBeDisabled();
+});
+
 test('token pages explain a broken or missing link', async ({ page }, testInfo) => {
   for (const path of ['unsubscribe', 'preferences', 'confirm']) {
     await page.goto(`/${path}/?token=not-a-real-token`);
