@@ -100,6 +100,9 @@ test('an admin adds a subscriber, sees the duplicate refused at the field, and v
   await expect(newsletter.getByText('confirmed', { exact: true })).toBeVisible();
   await expect(page.getByText('Confirmed The newsletter')).toBeVisible();
   await expect(page.getByText('Subscribed to The newsletter').first()).toBeVisible();
+  // An admin may export (SPEC §6), though not delete, which is the owner's.
+  await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
 
   // Per-list change: unsubscribe, and the history says so.
   await page.getByRole('button', { name: 'Unsubscribe from The newsletter' }).click();
@@ -178,8 +181,8 @@ test('a viewer reads subscribers but is offered no write controls', async ({ pag
   await expectNoAxeViolations(page, 'viewer list');
   await ada.click();
   await expect(page.getByRole('heading', { name: 'ada@example.com', exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Export JSON' })).toBeVisible();
-  for (const name of ['Blocklist', 'Delete', /^Unsubscribe from/, /^Subscribe to/]) {
+  // Exports are for admins and up (SPEC §6).
+  for (const name of ['Export JSON', 'Blocklist', 'Delete', /^Unsubscribe from/, /^Subscribe to/]) {
     await expect(page.getByRole('button', { name })).toHaveCount(0);
   }
   await expectNoAxeViolations(page, 'viewer subscriber');

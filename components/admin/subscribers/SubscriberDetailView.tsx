@@ -1,5 +1,5 @@
 // The body of /admin/subscribers/view/?id=: who the subscriber is, their attributes, lists and
-// history, and the export (everyone), blocklist/enable (admins) and delete (owner) actions.
+// history, and the export and blocklist/enable (admins, SPEC §6) and delete (owner) actions.
 import { ArrowLeft, Ban, CircleCheck, Download, Trash2, UserX } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
@@ -116,6 +116,7 @@ export function SubscriberDetailView({ id }: { id: string }) {
       : {},
   );
   const blocklisted = detail.status === 'blocklisted';
+  const hasActions = can('import-export') || can('manage-subscribers') || can('delete-subscribers');
 
   return (
     <div className={styles.detail}>
@@ -130,27 +131,32 @@ export function SubscriberDetailView({ id }: { id: string }) {
               <span>Added {formatMoment(detail.created_at)}</span>
             </div>
           </div>
-          <div className={styles.toolbar}>
-            <Button icon={<Download />} loading={exporting} onClick={() => void runExport()}>
-              Export JSON
-            </Button>
-            {can('manage-subscribers') ? (
-              <Button
-                icon={blocklisted ? <CircleCheck /> : <Ban />}
-                loading={setStatus.pending}
-                onClick={() =>
-                  void setStatus.run(detail.id, blocklisted ? 'enabled' : 'blocklisted')
-                }
-              >
-                {blocklisted ? 'Enable' : 'Blocklist'}
-              </Button>
-            ) : null}
-            {can('delete-subscribers') ? (
-              <Button variant="danger" icon={<Trash2 />} onClick={() => setConfirming(true)}>
-                Delete
-              </Button>
-            ) : null}
-          </div>
+          {/* No empty toolbar for a viewer: on a phone it would wrap and leave a gap in the card. */}
+          {hasActions ? (
+            <div className={styles.toolbar}>
+              {can('import-export') ? (
+                <Button icon={<Download />} loading={exporting} onClick={() => void runExport()}>
+                  Export JSON
+                </Button>
+              ) : null}
+              {can('manage-subscribers') ? (
+                <Button
+                  icon={blocklisted ? <CircleCheck /> : <Ban />}
+                  loading={setStatus.pending}
+                  onClick={() =>
+                    void setStatus.run(detail.id, blocklisted ? 'enabled' : 'blocklisted')
+                  }
+                >
+                  {blocklisted ? 'Enable' : 'Blocklist'}
+                </Button>
+              ) : null}
+              {can('delete-subscribers') ? (
+                <Button variant="danger" icon={<Trash2 />} onClick={() => setConfirming(true)}>
+                  Delete
+                </Button>
+              ) : null}
+            </div>
+          ) : null}
         </div>
       </Card>
       {exportError ? (
