@@ -173,7 +173,6 @@ export default function SignupForm({
           type="text"
           name="name"
           autoComplete="name"
-          maxLength={100}
           placeholder="Ada Lovelace"
           readOnly={pending}
           value={name}

@@ -94,7 +94,6 @@ export default function PreferencesForm({
           className={`${form.input} ${form.plain}`}
           type="text"
           autoComplete="name"
-          maxLength={100}
           value={draft.name}
           readOnly={busy !== null}
           onChange={(e) => {

@@ -168,6 +168,19 @@ test('preferences: "Unsubscribe from all" keeps a name typed but not saved yet',
   await expect(save).toBeDisabled();
 });
 
+test('preferences: a name of 60 emoji can be typed in full', async ({ page }, testInfo) => {
+  const email = uniqueEmail('prefs-emoji');
+  await page.goto('/');
+  await signUp(page, email, ['The newsletter']);
+  await page.goto(linkIn((await waitForMail(email))[0]!, '/preferences/'));
+  const name = page.getByLabel('Name (optional)');
+  await expect(name).toBeEditable();
+  // 60 characters (SPEC §5 allows 100) but 120 UTF-16 units, which a `maxlength` of 100 would cut.
+  await name.pressSequentially('😀'.repeat(60));
+  await expect(name).toHaveValue('😀'.repeat(60));
+  await screenshots(page, testInfo, 'preferences-emoji-name');
+});
+
 test('token pages explain a broken or missing link', async ({ page }, testInfo) => {
   for (const path of ['unsubscribe', 'preferences', 'confirm']) {
     await page.goto(`/${path}/?token=not-a-real-token`);

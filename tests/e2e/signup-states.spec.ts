@@ -107,6 +107,20 @@ test.describe('signup form states for answers of the subscribe function', () => 
     }
   });
 
+  test('a name of 60 emoji (60 characters, 120 UTF-16 units) can be typed in full', async ({
+    page,
+  }) => {
+    // SPEC §5 counts characters; a `maxlength` attribute counts UTF-16 units and would stop at 50.
+    const emojiName = '😀'.repeat(60);
+    await page.goto('/');
+    const name = page.getByLabel('Name (optional)');
+    await name.fill(emojiName);
+    await expect(name).toHaveValue(emojiName);
+    await name.fill('');
+    await name.pressSequentially('🎉'.repeat(55));
+    await expect(name).toHaveValue('🎉'.repeat(55));
+  });
+
   test('shows the busy button, then the confirmation state', async ({ page }, testInfo) => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));

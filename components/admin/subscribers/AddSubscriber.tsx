@@ -71,7 +71,6 @@ export function AddSubscriber() {
           <TextField
             label="Name"
             optional
-            maxLength={100}
             value={form.name}
             error={errors.name}
             onChange={(e) => setForm({ ...form, name: e.target.value })}
