@@ -212,7 +212,7 @@ describe('actions', () => {
     expect(await campaignRow(emu, id)).toMatchObject({ status: 'draft', scheduled_at: null });
   });
 
-  it('cancels a sending campaign (pause + cancel in one step) and retries failed deliveries', async () => {
+  it('cancels a sending campaign only once paused (SPEC §4), and retries failed deliveries', async () => {
     const slug = await listWithSubscribers(emu, 'retry', 3);
     const id = await newCampaign(emu, [slug]);
     await sql(emu, `select public.start_campaign_send($1, '<p>x</p>')`, [id]);
@@ -238,6 +238,13 @@ describe('actions', () => {
 
     const other = await newCampaign(emu, [slug]);
     await sql(emu, `select public.start_campaign_send($1, '<p>x</p>')`, [other]);
+    // SPEC §4: draft, scheduled or paused → cancelled. A sending campaign is paused first.
+    const early = await sendCampaign(emu, team.admin, { campaign_id: other, action: 'cancel' });
+    expect([early.status, early.body.error.code]).toEqual([409, 'conflict']);
+    expect(early.body.error.message).toBe('Pause the campaign before cancelling it.');
+    expect(await campaignRow(emu, other)).toMatchObject({ status: 'sending' });
+    const pause = await sendCampaign(emu, team.admin, { campaign_id: other, action: 'pause' });
+    expect(pause.body.campaign.status).toBe('paused');
     const cancel = await sendCampaign(emu, team.admin, { campaign_id: other, action: 'cancel' });
     expect(cancel.body.campaign.status).toBe('cancelled');
   });

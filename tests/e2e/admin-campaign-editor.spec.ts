@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { SERVICE_ROLE_KEY } from '../../emulator/keys';
+import { sql } from './browser-client';
 import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 import { E2E_SUPABASE_URL } from './ports';
 import { createTeamUser, insertRows, mailsFor, signInWithPassword, uniqueEmail } from './team';
@@ -280,6 +281,39 @@ test('an admin sends after confirming and the progress bar reaches 100 %', async
     .getByRole('button', { name: 'Cancel campaign' })
     .click();
   await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+});
+
+test('a sending campaign is paused before it can be cancelled (SPEC §4)', async ({ page }) => {
+  const admin = await createTeamUser('admin');
+  const list = await listWith('Pause', 2);
+  const id = await draftCampaign(`Paused issue ${randomUUID().slice(0, 6)}`, [list.id]);
+  // The scheduler stays off for this test, so the campaign is still sending when the page opens
+  // (nothing runs the queue: the send is started in SQL, not through send-campaign).
+  const job = (active: boolean) =>
+    sql(
+      `select cron.alter_job(jobid, active := $1) from cron.job where jobname = 'postbox-process-queue'`,
+      [active],
+    );
+  await job(false);
+  try {
+    await sql(`select public.start_campaign_send($1, '<p>Paused issue</p>')`, [id]);
+    await signInWithPassword(page, admin, `/admin/campaigns/edit/?id=${id}`);
+    await expect(page.getByText('Sending', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Cancel campaign' })).toHaveCount(0);
+    await expect(page.getByText('To cancel the campaign, pause it first.')).toBeVisible();
+    await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    await expect(page.getByText('Paused', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
+    await page.getByRole('button', { name: 'Cancel campaign' }).click();
+    await page
+      .getByRole('dialog', { name: 'Cancel this campaign?' })
+      .getByRole('button', { name: 'Cancel campaign' })
+      .click();
+    await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+    expect((await campaignRow(id)).status).toBe('cancelled');
+  } finally {
+    await job(true);
+  }
 });
 
 test('a viewer sees a draft read-only; a missing campaign says so', async ({ page }) => {

@@ -1,6 +1,7 @@
 // Sending a campaign through send-campaign: a test to team addresses (editors and up); send now
 // (after a confirmation naming the recipients) or schedule (admins and up); pause, resume and
-// cancel while it is scheduled or sending; and the progress. Each error sits at its control.
+// cancel while it is scheduled or paused (SPEC §4: a sending campaign is paused first); and the
+// progress. Each error sits at its control.
 import { CalendarClock, FlaskConical, Pause, Play, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import {
@@ -222,17 +223,22 @@ export function SendPanel({
                 Resume
               </Button>
             ) : null}
-            <Button
-              variant="danger"
-              icon={<XCircle />}
-              onClick={() => {
-                setConfirmError(null);
-                setConfirm('cancel');
-              }}
-            >
-              Cancel campaign
-            </Button>
+            {status === 'sending' ? null : (
+              <Button
+                variant="danger"
+                icon={<XCircle />}
+                onClick={() => {
+                  setConfirmError(null);
+                  setConfirm('cancel');
+                }}
+              >
+                Cancel campaign
+              </Button>
+            )}
           </div>
+        ) : null}
+        {maySend && status === 'sending' ? (
+          <p className={styles.hintText}>To cancel the campaign, pause it first.</p>
         ) : null}
 
         {!mayTest ? (
