@@ -8,9 +8,10 @@ import {
   mailsFor,
   signInWithPassword,
   snap,
+  uniqueEmail,
   waitForAuthLink,
 } from './team';
-import { PUBLISHABLE_KEY } from '../../emulator/keys';
+import { PUBLISHABLE_KEY, SERVICE_ROLE_KEY } from '../../emulator/keys';
 import { expectNoAxeViolations } from './page-checks';
 
 test('a signed-out visit to /admin/ goes to /login/ and comes back after signing in', async ({
@@ -74,6 +75,28 @@ test('a stranger who signs in sees "No access", reads nothing, and can sign out'
   await expect(page).toHaveURL(/\/login\/$/);
   await page.goto('/admin/');
   await expect(page).toHaveURL(/\/login\/\?next=/);
+});
+
+test('sign-ups are closed: an address not on the team gets no link and is told so', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail('outsider');
+  await page.goto('/login/');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'not on the team' })).toHaveText(
+    'This address is not on the team. Ask an owner of the team to invite you.',
+  );
+  await snap(page, testInfo, 'login-not-on-team-1280');
+  await expect(page.getByLabel('Email address')).toHaveValue(email);
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toHaveCount(0);
+  // Nothing was mailed, and no account was made for the address.
+  expect(await mailsFor(email)).toEqual([]);
+  const users = await fetch(`${E2E_SUPABASE_URL}/auth/v1/admin/users?per_page=1000`, {
+    headers: { apikey: SERVICE_ROLE_KEY, Authorization: `Bearer ${SERVICE_ROLE_KEY}` },
+  });
+  const { users: all } = (await users.json()) as { users: { email: string }[] };
+  expect(all.map((user) => user.email)).not.toContain(email);
 });
 
 test('the callback explains a failed link and leads back to /login/', async ({
