@@ -301,6 +301,11 @@ test('a sending campaign is paused before it can be cancelled (SPEC §4)', async
     await expect(page.getByText('Sending', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cancel campaign' })).toHaveCount(0);
     await expect(page.getByText('To cancel the campaign, pause it first.')).toBeVisible();
+    await expect(
+      page.frameLocator('[data-testid="campaign-preview"]').getByRole('heading', { level: 1 }),
+    ).toHaveText(/Paused issue/);
+    await expectNoAxeViolations(page, 'sending campaign', NOT_THE_PREVIEW);
+    await shots(page, 'campaign-editor-sending');
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await expect(page.getByText('Paused', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
