@@ -74,6 +74,16 @@ const NOT_THE_PREVIEW = { exclude: ['[data-testid="campaign-preview"]'] };
 
 /** Full-page shots from the top (the sticky bar), plus the preview in view: Chromium leaves a
  * sandboxed iframe outside the viewport blank in a full-page capture. */
+/** Cancel campaign, confirmed in its dialog; waits for the page to say Cancelled. */
+async function cancelAfterConfirming(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Cancel campaign' }).click();
+  await page
+    .getByRole('dialog', { name: 'Cancel this campaign?' })
+    .getByRole('button', { name: 'Cancel campaign' })
+    .click();
+  await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+}
+
 async function shots(page: Page, name: string): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await screenshotsAtBothWidths(page, name);
@@ -275,12 +285,7 @@ test('an admin sends after confirming and the progress bar reaches 100 %', async
   await page.getByRole('button', { name: 'Schedule' }).click();
   await expect(page.getByText('Scheduled', { exact: true })).toBeVisible();
   await expect(page.getByText(/Goes out on/)).toBeVisible();
-  await page.getByRole('button', { name: 'Cancel campaign' }).click();
-  await page
-    .getByRole('dialog', { name: 'Cancel this campaign?' })
-    .getByRole('button', { name: 'Cancel campaign' })
-    .click();
-  await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+  await cancelAfterConfirming(page);
 });
 
 test('a sending campaign is paused before it can be cancelled (SPEC §4)', async ({ page }) => {
@@ -309,12 +314,7 @@ test('a sending campaign is paused before it can be cancelled (SPEC §4)', async
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     await expect(page.getByText('Paused', { exact: true })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
-    await page.getByRole('button', { name: 'Cancel campaign' }).click();
-    await page
-      .getByRole('dialog', { name: 'Cancel this campaign?' })
-      .getByRole('button', { name: 'Cancel campaign' })
-      .click();
-    await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
+    await cancelAfterConfirming(page);
     expect((await campaignRow(id)).status).toBe('cancelled');
   } finally {
     await job(true);
