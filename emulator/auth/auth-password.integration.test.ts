@@ -1,21 +1,26 @@
 // Auth with the CLI's local defaults (autoconfirm): signUp, passwords, refresh rotation, /user, logout, errors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../index.js';
-import { authFetch, client, codeIn, decodeJwt, mailFor, uniqueEmail } from './test-kit.js';
+import type { RunningEmulator } from '../index.js';
+import {
+  authFetch,
+  CLI_DEFAULTS_CONFIG,
+  client,
+  codeIn,
+  decodeJwt,
+  mailFor,
+  startWithConfig,
+  uniqueEmail,
+} from './test-kit.js';
 
-let emu: RunningEmulator;
+let emu: RunningEmulator & { cleanupDir(): Promise<void> };
 
 beforeAll(async () => {
-  emu = await startEmulator({
-    memory: true,
-    port: 0,
-    dbPort: null,
-    mailWebPort: 0,
-    mailSmtpPort: 0,
-  });
+  // The CLI's local defaults (sign-ups open), not this repository's config, which closes them.
+  emu = await startWithConfig(CLI_DEFAULTS_CONFIG);
 });
 afterAll(async () => {
   await emu?.stop();
+  await emu?.cleanupDir();
 });
 
 const keyStyles = [

@@ -4,6 +4,30 @@ import WebSocket from 'ws';
 import { createTestProject, type ProjectFiles } from '../test-project.js';
 import { startEmulator, type RunningEmulator } from '../index.js';
 
+/**
+ * The Supabase CLI's local auth defaults (sign-ups open, autoconfirm), as `supabase init` writes
+ * them. Tests of the emulator's Auth use this rather than the repository's own config.toml, whose
+ * product closes sign-ups (SPEC §6).
+ */
+export const CLI_DEFAULTS_CONFIG = `
+[auth]
+enabled = true
+site_url = "http://127.0.0.1:3000"
+additional_redirect_urls = ["https://127.0.0.1:3000"]
+jwt_expiry = 3600
+enable_refresh_token_rotation = true
+refresh_token_reuse_interval = 10
+enable_signup = true
+enable_anonymous_sign_ins = false
+minimum_password_length = 6
+
+[auth.email]
+enable_signup = true
+double_confirm_changes = true
+enable_confirmations = false
+max_frequency = "1s"
+`;
+
 /** A project with email confirmations on (hosted's default), anonymous sign-ins and a 1 s reuse interval. */
 export const CONFIRMATIONS_CONFIG = `
 [auth]
