@@ -98,7 +98,7 @@ describe('closed sign-ups', () => {
       status: 422,
     });
     expect(error.message).toBe(
-      'This address is not on the team. Ask an owner of the team to invite you.',
+      'This address is not on the team yet. If you were invited, open the link in your invitation email; otherwise ask an owner of the team to invite you.',
     );
     expect(error.code).toBe('otp_disabled');
   });

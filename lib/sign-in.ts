@@ -78,7 +78,7 @@ export function authMessage(error: {
     case 'otp_disabled':
     case 'signup_disabled':
       return new SignInError(
-        'This address is not on the team. Ask an owner of the team to invite you.',
+        'This address is not on the team yet. If you were invited, open the link in your invitation email; otherwise ask an owner of the team to invite you.',
         code,
       );
     case 'invalid_credentials':

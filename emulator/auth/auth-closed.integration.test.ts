@@ -43,6 +43,25 @@ describe('closed sign-ups', () => {
     expect(settings.disable_signup).toBe(true);
   });
 
+  it('refuses a link to an account that never confirmed, as upstream signs it up again', async () => {
+    const email = uniqueEmail('unconfirmed');
+    const admin = client(emu, emu.keys.secret).auth.admin;
+    expect((await admin.inviteUserByEmail(email)).error).toBeNull();
+    const sb = client(emu, emu.keys.anon);
+    const otp = await sb.auth.signInWithOtp({ email, options: { shouldCreateUser: false } });
+    expect(otp.error!.status).toBe(422);
+    expect(otp.error!.code).toBe('signup_disabled');
+    // Created confirmed (no password): a magic link goes out.
+    const confirmed = uniqueEmail('confirmed');
+    expect((await admin.createUser({ email: confirmed, email_confirm: true })).error).toBeNull();
+    const link = await sb.auth.signInWithOtp({
+      email: confirmed,
+      options: { shouldCreateUser: false },
+    });
+    expect(link.error).toBeNull();
+    expect((await mailFor(emu, confirmed)).subject).toBe('Your Magic Link');
+  });
+
   it('an invited member accepts the invite, then signs in with a magic link code', async () => {
     const email = uniqueEmail('member');
     const admin = client(emu, emu.keys.secret).auth.admin;

@@ -85,7 +85,7 @@ test('sign-ups are closed: an address not on the team gets no link and is told s
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'not on the team' })).toHaveText(
-    'This address is not on the team. Ask an owner of the team to invite you.',
+    'This address is not on the team yet. If you were invited, open the link in your invitation email; otherwise ask an owner of the team to invite you.',
   );
   await snap(page, testInfo, 'login-not-on-team-1280');
   await expect(page.getByLabel('Email address')).toHaveValue(email);

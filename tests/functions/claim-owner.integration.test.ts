@@ -93,8 +93,9 @@ describe('closed sign-ups', () => {
     const forOwner = await prepare(TEST_OWNER_EMAIL.toUpperCase());
     expect(forOwner.text).toBe(forOther.text);
     const [account] = await accounts(TEST_OWNER_EMAIL);
-    // Unconfirmed and without a password: only the owner's inbox can sign in to it.
-    expect(account).toMatchObject({ confirmed: false, password: false });
+    // Without a password, only a link mailed to the owner's inbox signs in to it. Confirmed:
+    // with sign-ups closed, Auth sends no link to an unconfirmed account.
+    expect(account).toMatchObject({ confirmed: true, password: false });
     // Asked again (two tabs, a second click): still one account. No team data changed.
     expect((await prepare(TEST_OWNER_EMAIL)).status).toBe(200);
     expect(await accounts(TEST_OWNER_EMAIL)).toEqual([account]);

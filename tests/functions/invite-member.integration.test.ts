@@ -87,6 +87,25 @@ describe('invite-member as the owner', () => {
     expect(mail!.text).toContain('http://127.0.0.1:3999/login/');
   });
 
+  it('invites again an account that never confirmed, since Auth mails it no sign-in link', async () => {
+    // Invited once, never accepted, then removed from the team; now invited again.
+    const email = unique('unaccepted');
+    expect((await invite(owner.token, { email, role: 'viewer' })).status).toBe(200);
+    await waitForMail(emu, email, 1);
+    await sql(emu, 'delete from public.members where email = $1', [email]);
+    const res = await invite(owner.token, { email, role: 'editor' });
+    expect(res.status).toBe(200);
+    expect(await memberRow(email)).toMatchObject({ role: 'editor', invited_by: owner.id });
+    const mails = await waitForMail(emu, email, 2);
+    // Auth's invite again (its link confirms the account), not the "added to the team" notice.
+    expect(mails[1]!.text).toContain('/auth/v1/verify');
+    expect(mails[1]!.subject).not.toContain('added to the team');
+    const accepted = await fetch(/http:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mails[1]!.text)![0], {
+      redirect: 'manual',
+    });
+    expect(new URL(accepted.headers.get('location')!).hash).toContain('access_token=');
+  });
+
   it('refuses an existing member with 409 and changes nothing', async () => {
     const email = unique('member');
     await user(email, 'viewer');

@@ -53,6 +53,14 @@ export const otp: Handler = async (ctx, r) => {
         identityExtras: obj(body.data) ?? {},
       });
       user = (await findUserById(tx, id))!;
+    } else if (
+      !user.email_confirmed_at &&
+      (!ctx.settings.enableSignup || !ctx.settings.emailEnableSignup)
+    ) {
+      // Upstream treats an account that never confirmed as a new sign-up (magic_link.go sends it
+      // through Signup), so with sign-ups closed it is refused like an unknown address — an
+      // invitee who has not accepted, or an admin-created unconfirmed account.
+      throw errors.signupDisabled();
     }
     // An unconfirmed address gets the signup confirmation; a confirmed one a magic link.
     const kind = user.email_confirmed_at ? 'magiclink' : 'signup';

@@ -1,9 +1,11 @@
 // claim-owner (SPEC §6): sign-ups to the team are closed, and the address in POSTBOX_OWNER_EMAIL
 // becomes owner on its first sign-in. Two calls make that happen:
-// - `{action: "prepare", email}` (no session needed) creates the owner's account, unconfirmed and
-//   without a password, if it does not exist yet, so the login page can ask Auth for a sign-in link.
+// - `{action: "prepare", email}` (no session needed) creates the owner's account, without a
+//   password, if it does not exist yet, so the login page can ask Auth for a sign-in link. It is
+//   created confirmed: with sign-ups closed Auth sends no link to an unconfirmed account (it would
+//   sign it up again), and without a password only a link mailed to the address opens it.
 //   Any other address is left alone, with the same answer, so the call reveals nothing.
-// - `{}` with the owner's session, once the link has confirmed the address, makes them owner. Each
+// - `{}` with the owner's session, which only that link can give, makes them owner. Each
 //   address claims once (SQL keeps the record); after that the team decides who is owner.
 // verify_jwt is off (config.toml): the first call has no session, and errors must carry CORS.
 import { adminClient, rpc } from '../_shared/db.ts';
@@ -16,7 +18,7 @@ async function prepareOwnerAccount(email: string): Promise<void> {
   if (email !== env.ownerEmail()) return;
   const known = await rpc<{ user_id: string | null }>('member_candidate', { p_email: email });
   if (known.user_id) return;
-  const created = await adminClient().auth.admin.createUser({ email, email_confirm: false });
+  const created = await adminClient().auth.admin.createUser({ email, email_confirm: true });
   // Two first sign-ins at once: the other one made it.
   if (created.error && created.error.code !== 'email_exists') {
     console.error('creating the owner account failed', created.error);

@@ -1,6 +1,6 @@
-// invite-member (SPEC §6, §7): the owner adds someone to the team. A new address gets Supabase
-// Auth's invite (its link signs them in at /auth/callback/); an existing account is added at once
-// and told by email.
+// invite-member (SPEC §6, §7): the owner adds someone to the team. A new address, or an account
+// that never confirmed, gets Supabase Auth's invite (its link signs them in at /auth/callback/); a
+// confirmed account is added at once and told by email.
 import { adminClient, callerOf, rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { AppError } from '../_shared/errors.ts';
@@ -13,6 +13,15 @@ interface Member {
   user_id: string;
   email: string;
   role: string;
+}
+
+async function isConfirmed(userId: string): Promise<boolean> {
+  const { data, error } = await adminClient().auth.admin.getUserById(userId);
+  if (error || !data.user) {
+    console.error('reading the account failed', error);
+    throw new AppError('internal');
+  }
+  return !!data.user.email_confirmed_at;
 }
 
 serve(['POST'], async (req) => {
@@ -39,7 +48,10 @@ serve(['POST'], async (req) => {
       p_invited_by: caller.id,
     });
 
-  if (candidate.user_id) {
+  // An account that never confirmed (an invite not yet accepted, say) cannot get a sign-in link
+  // while sign-ups are closed: Auth would sign it up again. It gets Auth's invite, sent again,
+  // like a new address; only a confirmed account is added at once and told by email.
+  if (candidate.user_id && (await isConfirmed(candidate.user_id))) {
     const member = await add(candidate.user_id);
     const settings = await adminClient()
       .from('settings')
