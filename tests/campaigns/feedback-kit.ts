@@ -3,7 +3,7 @@
 import { expect } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { sql } from '../functions/kit';
-import { campaignRow, newCampaign, processQueue, sendCampaign, until, type Member } from './kit';
+import { drainCampaign, newCampaign, sendCampaign, type Member } from './kit';
 
 /** Sends a new campaign to the list `slug` as `admin` and runs the queue until it is sent. */
 export async function sentCampaign(
@@ -15,14 +15,7 @@ export async function sentCampaign(
   const id = await newCampaign(emu, [slug], fields);
   const res = await sendCampaign(emu, admin, { campaign_id: id, action: 'send' });
   expect(res.status, res.text).toBe(200);
-  await until(
-    async () => {
-      await processQueue(emu, { budget_ms: 5000 });
-      return (await campaignRow(emu, id)).status === 'sent';
-    },
-    60_000,
-    `campaign ${id} to be sent`,
-  );
+  await drainCampaign(emu, id);
   return id;
 }
 

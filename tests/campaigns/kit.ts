@@ -176,6 +176,18 @@ export async function until(
   }
 }
 
+/** Runs process-queue until the campaign is sent (send-campaign's own kick may already be on it). */
+export async function drainCampaign(emu: RunningEmulator, id: string): Promise<void> {
+  await until(
+    async () => {
+      await processQueue(emu, { budget_ms: 5000 });
+      return (await campaignRow(emu, id)).status === 'sent';
+    },
+    60_000,
+    `campaign ${id} to be sent`,
+  );
+}
+
 /** The header block of a caught message as sent (MailDev's JSON keeps only a few headers), by lower-case name. */
 export async function sourceHeaders(
   emu: RunningEmulator,
