@@ -2,6 +2,7 @@
 // shape is Postbox's own; Postmark's bounce and spam-complaint webhooks are accepted as they come.
 import { checkEmail } from '../_shared/email.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
+import { isStorable, storable } from '../_shared/text.ts';
 
 export interface EmailEvent {
   type: 'bounce' | 'complaint';
@@ -14,8 +15,6 @@ export interface EmailEvent {
 
 export const MAX_EVENTS = 1000;
 const MAX_REASON = 1000;
-/** What JSON carries but Postgres text cannot: U+0000 and a UTF-16 surrogate without its pair. */
-const UNSTORABLE = /\u0000|\p{Cs}/u;
 
 /** A body (one event or an array of them) → validated events, or the first problem as an error. */
 export function parseEvents(body: unknown): EmailEvent[] {
@@ -78,14 +77,14 @@ function optionalText(value: unknown, name: string): string | null {
  */
 function reasonText(text: string | null): string | null {
   if (text === null) return null;
-  return [...text.replace(new RegExp(UNSTORABLE, 'gu'), '\uFFFD')].slice(0, MAX_REASON).join('');
+  return [...storable(text)].slice(0, MAX_REASON).join('');
 }
 
 function messageId(value: unknown, name: string): string | null {
   const text = optionalText(value, name)?.trim() ?? null;
   if (text === null || text === '') return null;
   // deno-lint-ignore no-control-regex
-  if (text.length > 998 || /[\s\x00-\x1f\x7f]/.test(text) || UNSTORABLE.test(text)) {
+  if (text.length > 998 || /[\s\x00-\x1f\x7f]/.test(text) || !isStorable(text)) {
     throw invalidInput(name, 'must be a Message-ID of at most 998 characters without spaces');
   }
   return text.startsWith('<') ? text : `<${text}>`;

@@ -1,10 +1,10 @@
 // subscribe's input rules (SPEC §5, §7) as a pure function: no Deno globals, so vitest tests it too.
 import { checkEmail } from '../_shared/email.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
+import { isStorable, parseName } from '../_shared/text.ts';
 
 export const MAX_LISTS = 20;
 export const MAX_REF_LENGTH = 32;
-export const MAX_NAME_LENGTH = 100;
 export const MAX_ATTRIBUTES_BYTES = 4096;
 
 export interface SubscribeInput {
@@ -19,9 +19,6 @@ export interface SubscribeInput {
   honeypot: boolean;
 }
 
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
-/** A UTF-16 surrogate without its pair: JSON can carry it (`"\ud800"`), Postgres text cannot. */
-const LONE_SURROGATE = /\p{Cs}/u;
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const REFERRAL_CODE = /^[A-Za-z0-9_-]+$/;
 
@@ -42,19 +39,11 @@ export function jsonbTextBytes(value: unknown): number {
   return new TextEncoder().encode(text(value)).byteLength;
 }
 
-/**
- * Postgres text cannot hold U+0000 or an unpaired surrogate, so such input is refused rather than
- * failing in SQL.
- */
-function badText(text: string): boolean {
-  return text.includes('\u0000') || LONE_SURROGATE.test(text);
-}
-
 function hasBadText(value: unknown): boolean {
-  if (typeof value === 'string') return badText(value);
+  if (typeof value === 'string') return !isStorable(value);
   if (Array.isArray(value)) return value.some(hasBadText);
   if (value !== null && typeof value === 'object') {
-    return Object.entries(value).some(([k, v]) => badText(k) || hasBadText(v));
+    return Object.entries(value).some(([k, v]) => !isStorable(k) || hasBadText(v));
   }
   return false;
 }
@@ -63,16 +52,7 @@ export function parseSubscribeInput(body: Record<string, unknown>): SubscribeInp
   const checked = checkEmail(body.email);
   if (!checked.ok) throw new AppError('invalid_email', undefined, { field: 'email' });
 
-  let name = '';
-  if (body.name !== undefined && body.name !== null) {
-    if (typeof body.name !== 'string') throw invalidInput('name', 'must be text');
-    name = body.name.trim();
-    // Characters (code points), as SQL's char_length counts them: an emoji is one, not two.
-    if ([...name].length > MAX_NAME_LENGTH || CONTROL.test(name)) {
-      throw invalidInput('name', `at most ${MAX_NAME_LENGTH} characters, no control characters`);
-    }
-    if (LONE_SURROGATE.test(name)) throw invalidInput('name', 'must be valid Unicode text');
-  }
+  const name = parseName(body.name) ?? '';
 
   let lists: string[] | null = null;
   if (body.lists !== undefined && body.lists !== null) {
