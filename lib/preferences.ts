@@ -1,7 +1,6 @@
 // The preferences page's rules: the function's answer, what a save sends (only what changed),
 // and the file "Download my data" saves.
 import { isRecord, isString, parseArray } from './functions';
-import { NAME_MAX_LENGTH, nameLength } from './subscribe';
 
 export interface PreferenceList {
   slug: string;
@@ -65,16 +64,7 @@ export function preferencesChanges(
 }
 
 /** The same name checks the function makes (SPEC §5), for an instant message. */
-export function nameProblem(name: string): string | null {
-  const trimmed = name.trim();
-  if (nameLength(trimmed) > NAME_MAX_LENGTH)
-    return `Name must be at most ${NAME_MAX_LENGTH} characters.`;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f-\u009f]/.test(trimmed)) {
-    return 'Name cannot contain line breaks or control characters.';
-  }
-  return null;
-}
+export { nameProblem } from './subscribe';
 
 /** `my-data-2026-11-22.json`: the date of the download, so repeated downloads do not collide. */
 export function exportFileName(now: Date = new Date()): string {

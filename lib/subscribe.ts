@@ -61,6 +61,14 @@ function fail(code: string, message: string, field: Failure['field'] = null): Fa
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
+/** The name rule of SPEC §5 as the functions apply it, on the trimmed name: a message, or null. */
+export function nameProblem(name: string): string | null {
+  const trimmed = name.trim();
+  if (nameLength(trimmed) > NAME_MAX_LENGTH) return MESSAGES.name_too_long;
+  if (CONTROL.test(trimmed)) return MESSAGES.name_control;
+  return null;
+}
+
 /** Checks the form's values as the function will (SPEC §5) and builds the request body. */
 export function prepareSubscribe(
   input: SubscribeInput,
@@ -68,9 +76,8 @@ export function prepareSubscribe(
   const email = checkEmail(input.email);
   if (!email.ok) return fail('invalid_email', MESSAGES.invalid_email, 'email');
   const name = (input.name ?? '').trim();
-  if (nameLength(name) > NAME_MAX_LENGTH)
-    return fail('invalid_input', MESSAGES.name_too_long, 'name');
-  if (CONTROL.test(name)) return fail('invalid_input', MESSAGES.name_control, 'name');
+  const problem = nameProblem(name);
+  if (problem) return fail('invalid_input', problem, 'name');
   if (input.lists && input.lists.length === 0)
     return fail('invalid_input', MESSAGES.no_lists, 'lists');
   const body: SubscribeBody = { email: email.email };

@@ -3,7 +3,7 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Tables } from '../database.types';
 import { checkEmail } from '../email';
-import { NAME_MAX_LENGTH, nameLength } from '../subscribe';
+import { MESSAGES, nameProblem } from '../subscribe';
 import { toQueryError, unwrap, type QueryError } from '../use-query';
 import {
   cursorFilter,
@@ -127,12 +127,8 @@ export type AddSubscriberResult =
 export const ADD_MESSAGES = {
   invalid_email: 'Enter a valid email address.',
   duplicate: 'That address is already a subscriber.',
-  name_too_long: 'Name must be at most 100 characters.',
-  name_control: 'Name cannot contain line breaks or control characters.',
+  name_control: MESSAGES.name_control,
 } as const;
-
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** The database's refusal of a new subscriber, placed at the field it concerns (SPEC §8). */
 export function addErrorFor(error: QueryError): Extract<AddSubscriberResult, { ok: false }> {
@@ -157,9 +153,8 @@ export async function addSubscriber(
   const email = checkEmail(input.email);
   if (!email.ok) return { ok: false, field: 'email', message: ADD_MESSAGES.invalid_email };
   const name = input.name.trim();
-  if (nameLength(name) > NAME_MAX_LENGTH)
-    return { ok: false, field: 'name', message: ADD_MESSAGES.name_too_long };
-  if (CONTROL.test(name)) return { ok: false, field: 'name', message: ADD_MESSAGES.name_control };
+  const problem = nameProblem(name);
+  if (problem) return { ok: false, field: 'name', message: problem };
   const inserted = await client
     .from('subscribers')
     .insert({ email: email.email, name })
