@@ -88,6 +88,8 @@ test('sign-ups are closed: an address not on the team gets no link and is told s
     'This address is not on the team yet. If you were invited, open the link in your invitation email; otherwise ask an owner of the team to invite you.',
   );
   await snap(page, testInfo, 'login-not-on-team-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await snap(page, testInfo, 'login-not-on-team-390');
   await expect(page.getByLabel('Email address')).toHaveValue(email);
   await expect(page.getByRole('heading', { name: 'Check your inbox' })).toHaveCount(0);
   // Nothing was mailed, and no account was made for the address.
