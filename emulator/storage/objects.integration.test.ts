@@ -214,6 +214,38 @@ describe('storage downloads', () => {
     expect(await denied.json()).toMatchObject({ statusCode: '404', code: 'NoSuchBucket' });
   });
 
+  it('downloads from a public bucket without RLS and without a valid token', async () => {
+    // No SELECT policy on storage.objects: a public bucket's objects are read elevated anyway.
+    await storage.from('pub').upload('open.txt', 'open to all');
+    const anon = client(emu, emu.keys.anon).storage;
+    const viaClient = await anon.from('pub').download('open.txt');
+    expect(viaClient.error).toBeNull();
+    expect(await viaClient.data!.text()).toBe('open to all');
+    const anonymous: Record<string, string>[] = [{}, { Authorization: 'Bearer not-a-jwt' }];
+    for (const headers of anonymous) {
+      const res = await fetch(`${base()}/object/pub/open.txt`, { headers });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('open to all');
+      // Anonymous callers only reach public buckets; a private one is "not found".
+      const hidden = await fetch(`${base()}/object/docs/range.txt`, { headers });
+      expect(hidden.status).toBe(400);
+      expect(await hidden.json()).toEqual({
+        statusCode: '404',
+        code: 'NoSuchBucket',
+        error: 'Bucket not found',
+        message: 'Bucket not found',
+      });
+    }
+    // The /authenticated route still wants a valid token, but skips RLS for a public bucket.
+    const noToken = await fetch(`${base()}/object/authenticated/pub/open.txt`);
+    expect(await noToken.json()).toMatchObject({ statusCode: '403', code: 'AccessDenied' });
+    const withToken = await fetch(`${base()}/object/authenticated/pub/open.txt`, {
+      headers: { apikey: emu.keys.anon, Authorization: `Bearer ${emu.keys.anon}` },
+    });
+    expect(withToken.status).toBe(200);
+    expect(await withToken.text()).toBe('open to all');
+  });
+
   it('reports info and exists', async () => {
     expect((await storage.from('docs').exists('range.txt')).data).toBe(true);
     expect((await storage.from('docs').exists('nope.txt')).data).toBe(false);

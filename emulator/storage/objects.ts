@@ -73,19 +73,34 @@ export const uploadObject: RouteHandler = async ({ req, params, deps }) => {
   return json({ Id: stored.id, Key: stored.key });
 };
 
-/** GET/HEAD `/object/{b}/{p}` and `/object/authenticated/{b}/{p}`: the caller's SELECT policy decides. */
-export const getAuthenticatedObject: RouteHandler = async ({ req, url, params, deps }) => {
-  const caller = await callerOf(req);
-  const row = await findObject(
-    deps.db,
-    req,
-    caller,
-    params.bucket!,
-    params.key!,
-    'storage.object.get_authenticated',
-  );
-  return objectResponse(req, row, deps.files, { download: downloadParam(url) });
-};
+/**
+ * GET `/object/{b}/{p}` and `/object/authenticated/{b}/{p}` (upstream getObject.ts): the bucket
+ * is looked up elevated; a public bucket's object is read elevated too (no RLS), a private
+ * one's as the caller. The plain route allows a missing or bad token (`allowInvalidJwt`): the
+ * caller is then anonymous and only public buckets answer, others are NoSuchBucket.
+ */
+function getObject(allowInvalidJwt: boolean): RouteHandler {
+  return async ({ req, url, params, deps }) => {
+    const caller = await callerOf(req, allowInvalidJwt);
+    const bucket = await findBucket(deps.db, params.bucket!);
+    if (!caller.jwt && !bucket.public) throw ERRORS.noSuchBucket();
+    const row = await findObject(
+      deps.db,
+      req,
+      bucket.public ? null : caller,
+      bucket.id,
+      params.key!,
+      'storage.object.get_authenticated',
+    );
+    return objectResponse(req, row, deps.files, { download: downloadParam(url) });
+  };
+}
+
+/** GET `/object/{b}/{p}`, what supabase-js `download()` sends: a token is optional. */
+export const getObjectOptionalJwt = getObject(true);
+
+/** GET `/object/authenticated/{b}/{p}`: a valid token is required. */
+export const getAuthenticatedObject = getObject(false);
 
 async function publicBucket(db: Db, id: string): Promise<BucketRow> {
   const bucket = await findBucket(db, id);

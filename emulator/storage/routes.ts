@@ -36,7 +36,7 @@ export const ROUTES: ReadonlyArray<readonly [Method[], string, RouteHandler]> = 
   [['GET'], '/object/info/authenticated/:bucket/*', objects.objectInfo(false)],
   [['GET'], '/object/info/:bucket/*', objects.objectInfo(false)],
   [['POST', 'PUT'], '/object/:bucket/*', objects.uploadObject],
-  [['GET'], '/object/:bucket/*', objects.getAuthenticatedObject],
+  [['GET'], '/object/:bucket/*', objects.getObjectOptionalJwt],
   [['DELETE'], '/object/:bucket/*', objects.deleteObject],
   [['DELETE'], '/object/:bucket', objects.deleteObjects],
   [['GET', 'HEAD'], '/render/image/public/:bucket/*', renderPublicImage],
