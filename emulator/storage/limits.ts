@@ -61,14 +61,22 @@ export function validateMimeType(mimeType: string, allowed: readonly string[]): 
   throw ERRORS.invalidMimeType(mimeType);
 }
 
-/** Mime types given when creating a bucket must look like `type/subtype`. */
+/**
+ * A bucket's allowed mime types (upstream Storage.validateMimeType): `type/subtype` with an
+ * optional `;charset=…`, or anything ending in `*` (`image/*`, a bare `*`), at most 1000
+ * characters. Uploads are matched by validateMimeType above, which only knows `type/*` and exact
+ * entries: upstream refuses every upload into a bucket whose only entry is `*`, and so do we.
+ */
+const ALLOWED_MIME_TYPE =
+  /^([a-zA-Z0-9\-+.]+)\/([a-zA-Z0-9\-+.]+)(;\s*charset=[a-zA-Z0-9-]+)?$|\*$/;
+
 export function checkAllowedMimeTypes(value: unknown): string[] | null {
   if (value === null || value === undefined) return null;
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) {
     throw ERRORS.invalidRequest('body/allowed_mime_types must be array');
   }
   for (const type of value as string[]) {
-    if (!/^[\w.+*-]+\/[\w.+*-]+$/.test(type)) throw ERRORS.invalidMimeType(type);
+    if (type.length > 1000 || !ALLOWED_MIME_TYPE.test(type)) throw ERRORS.invalidMimeType(type);
   }
   return value as string[];
 }
