@@ -17,6 +17,32 @@ interface ListRow {
 }
 
 /**
+ * `sortBy` as upstream's body schema has it: an object whose `column` is required and one of
+ * SORT_COLUMNS, and whose optional `order` is exactly `asc` or `desc` (no case folding).
+ */
+function sortOf(value: unknown): { column: string; order: 'asc' | 'desc' } {
+  if (value === undefined || value === null) return { column: 'name', order: 'asc' };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw ERRORS.invalidRequest('body/sortBy must be object');
+  }
+  const { column, order } = value as { column?: unknown; order?: unknown };
+  if (column === undefined) {
+    throw ERRORS.invalidRequest("body/sortBy must have required property 'column'");
+  }
+  if (typeof column !== 'string' || !SORT_COLUMNS.has(column)) {
+    throw ERRORS.invalidRequest('body/sortBy/column must be equal to one of the allowed values');
+  }
+  if (order === undefined) return { column, order: 'asc' };
+  if (order !== null && typeof order === 'object') {
+    throw ERRORS.invalidRequest('body/sortBy/order must be string');
+  }
+  if (order !== 'asc' && order !== 'desc') {
+    throw ERRORS.invalidRequest('body/sortBy/order must be equal to one of the allowed values');
+  }
+  return { column, order };
+}
+
+/**
  * Upstream searchObjects appends "/" to a non-empty prefix and calls storage.search()
  * (storage migration 0063): names relative to the prefix, folders as `id: null` rows,
  * case-insensitive name order with folders and files interleaved; for other sort columns
@@ -33,12 +59,7 @@ export const listObjects: RouteHandler = async ({ req, params, deps }) => {
   const search = typeof body.search === 'string' ? body.search : '';
   const limit = Math.min(optionalInteger(body, 'limit', 1) ?? 100, 1500);
   const offset = optionalInteger(body, 'offset', 0) ?? 0;
-  const sortBy = (body.sortBy ?? {}) as { column?: unknown; order?: unknown };
-  const column = typeof sortBy.column === 'string' ? sortBy.column : 'name';
-  if (!SORT_COLUMNS.has(column)) {
-    throw ERRORS.invalidRequest('body/sortBy/column must be equal to one of the allowed values');
-  }
-  const order = String(sortBy.order ?? 'asc').toLowerCase() === 'desc' ? 'desc' : 'asc';
+  const { column, order } = sortOf(body.sortBy);
   const orderBy =
     column === 'name'
       ? // A folder sorts where its names do ("sub/…"), so "sub.txt" comes before folder "sub".

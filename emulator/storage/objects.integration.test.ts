@@ -286,6 +286,32 @@ describe('storage list, move, copy, remove', () => {
     expect(byDate.data!.map((o) => o.name)).toEqual(['sub', 'a.txt', 'B.txt', 'sub.txt']);
   });
 
+  it("validates list sortBy as upstream's body schema does", async () => {
+    const list = (sortBy: unknown) =>
+      fetch(`${base()}/object/list/docs`, {
+        method: 'POST',
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: JSON.stringify({ prefix: 'tree', sortBy }),
+      });
+    const upper = await list({ column: 'name', order: 'DESC' });
+    expect(upper.status).toBe(400);
+    expect(await upper.json()).toEqual({
+      statusCode: '400',
+      code: 'InvalidRequest',
+      error: 'InvalidRequest',
+      message: 'body/sortBy/order must be equal to one of the allowed values',
+    });
+    expect(await (await list({ order: 'desc' })).json()).toMatchObject({
+      statusCode: '400',
+      message: "body/sortBy must have required property 'column'",
+    });
+    expect(await (await list({ column: 'size' })).json()).toMatchObject({
+      statusCode: '400',
+      message: 'body/sortBy/column must be equal to one of the allowed values',
+    });
+    expect((await list({ column: 'name' })).status).toBe(200);
+  });
+
   it('lists with list-v2: folders, objects and a cursor', async () => {
     for (const name of ['v2/a.txt', 'v2/b.txt', 'v2/c/1.txt', 'v2/c/2.txt', 'v2/d.txt']) {
       await storage.from('docs').upload(name, name);
