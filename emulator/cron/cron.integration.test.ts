@@ -159,6 +159,32 @@ describe('pg_cron stand-in', () => {
     expect(await count(`select count(*) n from cron.job`)).toBe(0);
   });
 
+  it("refuses NULL names, schedules and commands in pg_cron's words", async () => {
+    const calls: Array<[string, string]> = [
+      [`select cron.schedule(null, '5 seconds', 'select 1')`, 'job_name can not be NULL'],
+      [`select cron.schedule('n', null, 'select 1')`, 'schedule can not be NULL'],
+      [`select cron.schedule('n', '5 seconds', null)`, 'command can not be NULL'],
+      [`select cron.schedule(null, 'select 1')`, 'schedule can not be NULL'],
+      [`select cron.schedule('5 seconds', null)`, 'command can not be NULL'],
+      [
+        `select cron.schedule_in_database(null, '5 seconds', 'select 1', current_database())`,
+        'job_name can not be NULL',
+      ],
+      [
+        `select cron.schedule_in_database('n', null, 'select 1', current_database())`,
+        'schedule can not be NULL',
+      ],
+      [
+        `select cron.schedule_in_database('n', '5 seconds', null, current_database())`,
+        'command can not be NULL',
+      ],
+    ];
+    for (const [sql, message] of calls) {
+      expect(await sqlError(client.query(sql)), sql).toMatchObject({ code: 'XX000', message });
+    }
+    expect(await count(`select count(*) n from cron.job`)).toBe(0);
+  });
+
   it('accepts exactly the schedules the scheduler can run', async () => {
     const schedules = [
       '1 seconds',

@@ -143,6 +143,16 @@ begin
   end
   $fn$;
 
+  -- pg_cron's C functions are not strict: they refuse NULL arguments in these words (XX000).
+  create or replace function cron.__check_not_null(value text, argument text) returns void
+  language plpgsql immutable set search_path = '' as $fn$
+  begin
+    if value is null then
+      raise exception '% can not be NULL', argument using errcode = 'XX000';
+    end if;
+  end
+  $fn$;
+
   -- Only jobs in the emulator's own database run; pg_cron can target others.
   create or replace function cron.__check_database(database text) returns void
   language plpgsql stable set search_path = '' as $fn$
@@ -160,6 +170,9 @@ begin
   declare
     id bigint;
   begin
+    perform cron.__check_not_null(job_name, 'job_name');
+    perform cron.__check_not_null(schedule, 'schedule');
+    perform cron.__check_not_null(command, 'command');
     perform cron.__check_schedule(schedule);
     insert into cron.job (schedule, command, jobname)
     values (schedule, command, job_name)
@@ -175,6 +188,8 @@ begin
   declare
     id bigint;
   begin
+    perform cron.__check_not_null(schedule, 'schedule');
+    perform cron.__check_not_null(command, 'command');
     perform cron.__check_schedule(schedule);
     insert into cron.job (schedule, command) values (schedule, command) returning jobid into id;
     return id;
@@ -187,6 +202,9 @@ begin
   declare
     id bigint;
   begin
+    perform cron.__check_not_null(job_name, 'job_name');
+    perform cron.__check_not_null(schedule, 'schedule');
+    perform cron.__check_not_null(command, 'command');
     perform cron.__check_schedule(schedule);
     perform cron.__check_database(database);
     insert into cron.job (schedule, command, jobname, database, username, active)
