@@ -129,6 +129,40 @@ describe('select grammar', () => {
     expect(await res.json()).toEqual([{ id: 2 }]);
   });
 
+  it('ignores filters on an empty embed without !inner (no key, no filtering of the parent)', async () => {
+    const { data, error, status } = await f.anon
+      .from('books')
+      .select('id, authors()')
+      .eq('authors.name', 'Ada')
+      .order('id');
+    expect([status, error, data]).toEqual([
+      200,
+      null,
+      [{ id: 1 }, { id: 2 }, { id: 3 }, { id: 4 }],
+    ]);
+    const nested = await f.rest(
+      '/books?select=id,authors(id,countries())&authors.countries.name=eq.Japan&authors.countries.order=name&id=lt.3&order=id',
+    );
+    expect([nested.status, await nested.json()]).toEqual([
+      200,
+      [
+        { id: 1, authors: { id: 1 } },
+        { id: 2, authors: { id: 2 } },
+      ],
+    ]);
+    // The embed's filters still count where it is tested: !inner, and rel=is.null.
+    const inner = await f.rest('/books?select=id,authors!inner()&authors.name=eq.Ada');
+    expect(await inner.json()).toEqual([{ id: 1 }]);
+    const notNull = await f.rest(
+      '/books?select=id,authors()&authors.name=eq.Basho&authors=not.is.null',
+    );
+    expect(await notNull.json()).toEqual([{ id: 2 }]);
+    const isNull = await f.rest(
+      '/books?select=id,authors()&authors.name=in.(Ada,Basho)&or=(authors.is.null,id.eq.1)&order=id',
+    );
+    expect(await isNull.json()).toEqual([{ id: 1 }, { id: 3 }, { id: 4 }]);
+  });
+
   it('disambiguates with !fk and !column hints, and spreads to-one embeds', async () => {
     const res = await f.rest(
       '/messages?select=body,from:authors!messages_sender_fkey(name),to:authors!receiver_id(name)&order=id',

@@ -1,7 +1,7 @@
 // Builds the SQL of a read: select list with embeds as correlated JSON subqueries, filters, order, paging.
 // As PostgREST does, the response body is rendered by Postgres itself (json_agg), so every value
 // has exactly Postgres's JSON rendering.
-import type { LevelQuery, OrderTerm, SelectItem } from './ast.js';
+import type { Condition, LevelQuery, OrderTerm, SelectItem } from './ast.js';
 import { RestError } from './errors.js';
 import { conditionSql, fieldSql } from './filter-sql.js';
 import { findRelationship, type Relationship } from './relationships.js';
@@ -124,6 +124,18 @@ function joinConditions(rel: Relationship, alias: string, childAlias: string): s
   return [`exists (select 1 from ${qualified(j.table)} as ${jAlias} where ${conds.join(' and ')})`];
 }
 
+/** Whether `conditions` test the embed `name` with `is.null` / `not.is.null` (see conditionSql). */
+function testsEmbedNull(conditions: Condition[], name: string): boolean {
+  return conditions.some((c) =>
+    c.kind === 'logic'
+      ? testsEmbedNull(c.children, name)
+      : c.op === 'is' &&
+        c.field.name === name &&
+        c.field.jsonPath.length === 0 &&
+        ['null', 'not_null'].includes(String(c.value).toLowerCase()),
+  );
+}
+
 /** Builds one level of the select tree (the root or an embed) reading `table` as `alias`. */
 export function buildLevel(
   ctx: BuildContext,
@@ -136,6 +148,7 @@ export function buildLevel(
   const columns: OutColumn[] = [];
   const where: string[] = [];
   const embeds = new Map<string, Embedded>();
+  const level = ctx.levels.get(path);
   for (const item of items) {
     if (item.kind === 'star') {
       columns.push({ expr: `${alias}.*`, key: null });
@@ -166,16 +179,26 @@ export function buildLevel(
                 : [s],
             )
           : item.select;
+      const mark = params.values.length;
       const child = buildLevel(ctx, rel.target, childAlias, childItems, levelPath);
       // A computed relationship reads its function's rows for this parent row.
       const from = rel.computedFn
         ? `${rel.computedFn}(${alias}) as ${childAlias}`
         : `${qualified(rel.target)} as ${childAlias}`;
       const join = joinConditions(rel, alias, childAlias);
-      const childWhere = [...join, ...child.where];
+      let childWhere = [...join, ...child.where];
+      // An empty embed without !inner emits no SQL unless `rel=is.null` tests it, so its filters
+      // (which never filter a parent without !inner) must not leave unused `$n` parameters.
+      if (
+        item.select.length === 0 &&
+        item.joinType !== 'inner' &&
+        !testsEmbedNull(level?.conditions ?? [], key)
+      ) {
+        params.truncate(mark);
+        childWhere = join;
+      }
       const embedded: Embedded = { rel, from, join, where: childWhere, alias: childAlias };
       embeds.set(key, embedded);
-      if (item.alias) embeds.set(item.name, embedded);
       if (item.joinType === 'inner') {
         where.push(`exists (select 1 from ${from} where ${conj(childWhere)})`);
       }
@@ -211,7 +234,6 @@ export function buildLevel(
       columns.push({ expr, key });
     }
   }
-  const level = ctx.levels.get(path);
   const embedNull = (name: string) => {
     const e = embeds.get(name);
     return e ? `exists (select 1 from ${e.from} where ${conj(e.where)})` : null;

@@ -12,6 +12,10 @@ export class Params {
     this.values.push(value);
     return `$${this.values.length}`;
   }
+  /** Drops the values added after `mark` (a count from `values.length`) whose SQL was discarded. */
+  truncate(mark: number): void {
+    this.values.length = mark;
+  }
 }
 
 /** A Postgres array literal (`{"a","b,c"}`) for `= any($n)`; every element is quoted. */
