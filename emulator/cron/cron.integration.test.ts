@@ -178,11 +178,30 @@ describe('pg_cron stand-in', () => {
         `select cron.schedule_in_database('n', '5 seconds', null, current_database())`,
         'command can not be NULL',
       ],
+      [`select cron.alter_job(null, active := false)`, 'job_id can not be NULL'],
     ];
     for (const [sql, message] of calls) {
       expect(await sqlError(client.query(sql)), sql).toMatchObject({ code: 'XX000', message });
     }
     expect(await count(`select count(*) n from cron.job`)).toBe(0);
+  });
+
+  it("answers alter_job's errors in pg_cron's words", async () => {
+    const missing = await sqlError(client.query('select cron.alter_job(424242, active := false)'));
+    expect(missing).toMatchObject({
+      code: 'XX000',
+      message: "Job 424242 does not exist or you don't own it",
+    });
+    const { rows } = await client.query(
+      `select cron.schedule('idle', '59 seconds', 'select 1') as id`,
+    );
+    const nothing = await sqlError(client.query('select cron.alter_job($1)', [rows[0].id]));
+    expect(nothing).toMatchObject({
+      code: 'XX000',
+      message: 'no updates specified',
+      hint: 'You must specify at least one job attribute to change when calling alter_job',
+    });
+    await client.query(`select cron.unschedule('idle')`);
   });
 
   it('accepts exactly the schedules the scheduler can run', async () => {

@@ -245,10 +245,17 @@ begin
       active boolean default null)
   returns void language plpgsql set search_path = '' as $fn$
   begin
+    if job_id is null then
+      raise exception 'job_id can not be NULL' using errcode = 'XX000';
+    end if;
+    perform cron.__check_database(database);
     if schedule is not null then
       perform cron.__check_schedule(schedule);
     end if;
-    perform cron.__check_database(database);
+    if num_nonnulls(schedule, command, database, username, active) = 0 then
+      raise exception 'no updates specified' using errcode = 'XX000',
+        hint = 'You must specify at least one job attribute to change when calling alter_job';
+    end if;
     update cron.job j set
       schedule = coalesce(alter_job.schedule, j.schedule),
       command = coalesce(alter_job.command, j.command),
@@ -256,8 +263,9 @@ begin
       username = coalesce(alter_job.username, j.username),
       active = coalesce(alter_job.active, j.active)
     where j.jobid = job_id;
+    -- Row policies hide other roles' jobs, as pg_cron's "and username = current_user" does.
     if not found then
-      raise exception 'could not find valid entry for job %', job_id using errcode = 'XX000';
+      raise exception 'Job % does not exist or you don''t own it', job_id using errcode = 'XX000';
     end if;
   end
   $fn$;
