@@ -63,32 +63,77 @@ export function isPgError(err: unknown): err is PgErrorLike {
 }
 
 /**
- * HTTP status for a SQLSTATE, as PostgREST's Error.hs `pgErrorStatus` maps it.
- * `anon` matters for 42501: unauthenticated callers get 401, everyone else 403.
+ * HTTP status for a SQLSTATE, case by case as PostgREST's Error.hs `pgErrorStatus` maps it (the
+ * same in v12.2, v13 and v14); `message` matters for 21000 and 42883. `anon` matters for 42501:
+ * unauthenticated callers get 401, everyone else 403.
  */
-export function statusForSqlState(code: string, isAnon: boolean): number {
-  const custom = /^PT(\d{3})$/.exec(code);
-  if (custom) return Number(custom[1]);
-  if (code === '42501') return isAnon ? 401 : 403;
-  if (code === '23505' || code === '23503') return 409;
-  if (code === '42P01' || code === '42883') return 404;
-  if (code === '25006') return 405;
-  if (code === 'P0001' || code === '21000') return 400;
-  if (code.startsWith('P0')) return 500;
-  if (code === '22023') return 400;
-  if (code.startsWith('08') || code.startsWith('53') || code === '57P01') return 503;
-  if (code === '57014' || code === '42P17' || code.startsWith('25')) return 500;
-  if (code.startsWith('40') || code.startsWith('XX') || code.startsWith('F0')) return 500;
-  if (code.startsWith('HV') || code.startsWith('P0')) return 500;
+export function statusForSqlState(code: string, isAnon: boolean, message = ''): number {
+  const prefix = code.slice(0, 2);
+  switch (code) {
+    case '23503': // foreign_key_violation
+    case '23505': // unique_violation
+      return 409;
+    case '25006': // read_only_sql_transaction
+      return 405;
+    case '21000': // cardinality_violation: a client error only for pg-safeupdate's refusal
+      return message.endsWith('requires a WHERE clause') ? 400 : 500;
+    case '53400': // configuration_limit_exceeded
+      return 500;
+    case '57P01': // admin_shutdown
+      return 503;
+    case 'P0001': // raise exception's default
+      return 400;
+    case '42883': // undefined_function
+      return message.startsWith('function xmlagg(') ? 406 : 404;
+    case '42P01': // undefined_table
+      return 404;
+    case '42P17': // infinite recursion
+      return 500;
+    case '42501': // insufficient_privilege
+      return isAnon ? 401 : 403;
+  }
+  switch (prefix) {
+    case '08': // connection exception
+    case '53': // insufficient resources
+      return 503;
+    case '0L': // invalid grantor
+    case '0P': // invalid role specification
+    case '28': // invalid authorization specification
+      return 403;
+    case '09': // triggered action exception
+    case '25': // invalid transaction state
+    case '2D': // invalid transaction termination
+    case '38': // external routine exception
+    case '39': // external routine invocation exception
+    case '3B': // savepoint exception
+    case '40': // transaction rollback
+    case '54': // program limit exceeded
+    case '55': // object not in prerequisite state
+    case '57': // operator intervention (57014 query_canceled included)
+    case '58': // system error
+    case 'F0': // configuration file error
+    case 'HV': // foreign data wrapper error
+    case 'P0': // PL/pgSQL error
+    case 'XX': // internal error
+      return 500;
+    case 'PT': {
+      // `raise sqlstate 'PT418'`: the status is the code's digits (PostgREST's mkStatus).
+      const digits = code.slice(2);
+      return /^\d{3}$/.test(digits) ? Number(digits) : 500;
+    }
+  }
   return 400;
 }
 
 /** Turns a Postgres error into PostgREST's answer, including `raise sqlstate 'PGRST'` (full control). */
 export function fromPgError(err: PgErrorLike, isAnon: boolean): RestError {
   if (err.code === 'PGRST') return fromRaisedPgrst(err);
-  let status = statusForSqlState(err.code, isAnon);
-  // "role \"x\" does not exist" from set_config('role', …): PostgREST answers 401.
+  let status = statusForSqlState(err.code, isAnon, err.message);
+  // "role \"x\" does not exist" from set_config('role', …): PostgREST answers 401 (v13+).
   if (err.code === '22023' && /^role ".*" does not exist$/.test(err.message)) status = 401;
+  // 08P01 (protocol_violation) is never a lost connection here but a statement the emulator
+  // built wrong; upstream's 503 would make clients retry it, so it answers 500 like any bug.
+  if (err.code === '08P01') status = 500;
   return new RestError(status, err.code, err.message, err.detail ?? null, err.hint ?? null);
 }
 

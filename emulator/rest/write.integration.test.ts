@@ -187,6 +187,19 @@ describe('upsert', () => {
     ]);
   });
 
+  it('answers 500 when one batch upserts the same key twice (21000, as pgErrorStatus)', async () => {
+    const { error, status } = await f.anon.from('items').upsert(
+      [
+        { sku: 'd1', name: 'a' },
+        { sku: 'd1', name: 'b' },
+      ],
+      { onConflict: 'sku' },
+    );
+    expect(status).toBe(500);
+    expect(error?.code).toBe('21000');
+    expect(error?.message).toMatch(/cannot affect row a second time/);
+  });
+
   it('ignores duplicates with resolution=ignore-duplicates', async () => {
     await f.anon.from('items').insert({ sku: 'i1', name: 'kept' });
     const { data, error } = await f.anon
