@@ -116,6 +116,12 @@ export class Connection implements Outlet {
       return this.reply(msg, 'error', { reason: 'unmatched topic' });
     }
     const subTopic = msg.topic.slice('realtime:'.length);
+    // Upstream's first join clause: `join("realtime:", …)` logs TopicNameRequired and refuses.
+    if (!subTopic) {
+      return this.reply(msg, 'error', {
+        reason: 'TopicNameRequired: You must provide a topic name',
+      });
+    }
     const previous = this.channels.get(msg.topic);
     if (previous) this.drop(previous); // a rejoin replaces the old channel process
     const payload = obj(msg.payload);

@@ -100,6 +100,19 @@ describe('vsn 2.0.0', () => {
     s.close();
   });
 
+  it('refuses to join the bare realtime: topic, as upstream does', async () => {
+    const s = await RawSocket.open(emu, `apikey=${emu.keys.anon}&vsn=2.0.0`);
+    s.send(['5', '5', 'realtime:', 'phx_join', { config: {} }]);
+    expect(await s.inbox.next(isReply('5'))).toEqual([
+      '5',
+      '5',
+      'realtime:',
+      'phx_reply',
+      { status: 'error', response: { reason: 'TopicNameRequired: You must provide a topic name' } },
+    ]);
+    s.close();
+  });
+
   it('answers pushes on a topic that was not joined with an error', async () => {
     const s = await RawSocket.open(emu, `apikey=${emu.keys.anon}&vsn=2.0.0`);
     s.send([
