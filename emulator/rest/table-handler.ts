@@ -18,6 +18,7 @@ import {
 } from './select-builder.js';
 import {
   checkColumns,
+  checkPagedWrite,
   deleteSql,
   insertColumns,
   insertSql,
@@ -169,6 +170,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     const root = r.query.levels.get('');
     r.query.levels.set('', { conditions: [], order: root?.order ?? [] });
   }
+  if (r.method === 'PATCH' || r.method === 'DELETE') checkPagedWrite(r.query.levels);
   const ctx = newContext(r.cache, r.query.levels);
   const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
   checkAllLevelsUsed(ctx);

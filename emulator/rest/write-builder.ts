@@ -1,6 +1,7 @@
 // Builds INSERT (incl. upsert), UPDATE and DELETE statements from a JSON payload and parsed filters.
 // Payload values are converted by Postgres (json_populate_record against the table's row type), so
 // JSON arrays become Postgres arrays, objects become json/jsonb, as PostgREST's json_populate does.
+import type { LevelQuery } from './ast.js';
 import { columnNotFound, RestError } from './errors.js';
 import type { Table } from './schema-cache.js';
 import { qualified } from './select-builder.js';
@@ -96,7 +97,30 @@ export interface Paging {
   offset?: number;
 }
 
-/** Restricts an UPDATE/DELETE to a page of rows (PostgREST v12 limited updates/deletes). */
+/**
+ * PGRST109: `limit`/`offset` (at any level) on PATCH or DELETE without any `order`, as PostgREST
+ * v12.2's getRanges refuses it. v13 and v14 dropped limited updates and deletes (they change every
+ * matching row and ignore the paging); the emulator follows v12 because it is within the supported
+ * range and fails loudly, where v13+ would silently change more rows than the request named.
+ */
+export function checkPagedWrite(levels: Map<string, LevelQuery>): void {
+  const all = [...levels.values()];
+  const paged = all.some((l) => l.limit !== undefined || l.offset !== undefined);
+  if (paged && all.every((l) => l.order.length === 0)) {
+    throw new RestError(
+      400,
+      'PGRST109',
+      "A 'limit' was applied without an explicit 'order'",
+      null,
+      "Apply an 'order' using unique column(s)",
+    );
+  }
+}
+
+/**
+ * Restricts an UPDATE/DELETE to a page of rows in the requested order (PostgREST v12 limited
+ * updates/deletes; rows are named by ctid rather than by the order columns).
+ */
 function pagedWhere(table: Table, where: string[], paging: Paging): string[] {
   if (paging.limit === undefined && paging.offset === undefined) return where;
   const inner =
@@ -120,14 +144,17 @@ export function updateSql(
   where: string[],
   paging: Paging,
 ): string {
-  requireWhere('UPDATE', where);
+  // A paged write has a WHERE (its page), which pg-safeupdate accepts, as with PostgREST v12.
+  const paged = pagedWhere(table, where, paging);
+  requireWhere('UPDATE', paged);
   const columns = Object.keys(body);
   const record = recordExpr(table, params, body);
   const sets = columns.map((c) => `${ident(c)} = (${record}).${ident(c)}`);
-  return `update ${qualified(table)} as pgrst_0 set ${sets.join(', ')} where ${pagedWhere(table, where, paging).join(' and ')}`;
+  return `update ${qualified(table)} as pgrst_0 set ${sets.join(', ')} where ${paged.join(' and ')}`;
 }
 
 export function deleteSql(table: Table, where: string[], paging: Paging): string {
-  requireWhere('DELETE', where);
-  return `delete from ${qualified(table)} as pgrst_0 where ${pagedWhere(table, where, paging).join(' and ')}`;
+  const paged = pagedWhere(table, where, paging);
+  requireWhere('DELETE', paged);
+  return `delete from ${qualified(table)} as pgrst_0 where ${paged.join(' and ')}`;
 }

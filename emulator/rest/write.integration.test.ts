@@ -282,6 +282,57 @@ describe('update and delete', () => {
     expect(res.headers.get('content-range')).toBe('*/1');
   });
 
+  it('pages updates and deletes only with an explicit order (PostgREST v12), else PGRST109', async () => {
+    await f.anon.from('items').insert([
+      { sku: 'L1', name: 'l' },
+      { sku: 'L2', name: 'l' },
+      { sku: 'L3', name: 'l' },
+    ]);
+    const names = async () =>
+      (await f.anon.from('items').select('sku, name').like('sku', 'L*').order('sku')).data;
+    const unordered = await f.rest('/items?sku=like.L*&limit=1', {
+      method: 'PATCH',
+      ...json({ name: 'limited' }),
+    });
+    expect([unordered.status, await unordered.json()]).toEqual([
+      400,
+      {
+        code: 'PGRST109',
+        message: "A 'limit' was applied without an explicit 'order'",
+        details: null,
+        hint: "Apply an 'order' using unique column(s)",
+      },
+    ]);
+    const offsetOnly = await f.rest('/items?sku=like.L*&offset=1', { method: 'DELETE' });
+    expect((await offsetOnly.json()).code).toBe('PGRST109');
+    expect(await names()).toEqual([
+      { sku: 'L1', name: 'l' },
+      { sku: 'L2', name: 'l' },
+      { sku: 'L3', name: 'l' },
+    ]);
+    const ordered = await f.rest('/items?sku=like.L*&order=sku.desc&limit=1', {
+      method: 'PATCH',
+      ...json({ name: 'limited' }),
+    });
+    expect(ordered.status).toBe(204);
+    const deleted = await f.rest('/items?sku=like.L*&order=sku&limit=1&offset=1', {
+      method: 'DELETE',
+    });
+    expect(deleted.status).toBe(204);
+    expect(await names()).toEqual([
+      { sku: 'L1', name: 'l' },
+      { sku: 'L3', name: 'limited' },
+    ]);
+    // Its page is a WHERE clause, so pg-safeupdate lets a paged write without filters through.
+    const unfiltered = await f.rest('/items?order=id.desc&limit=1', {
+      method: 'PATCH',
+      ...json({ qty: 9 }),
+    });
+    expect(unfiltered.status).toBe(204);
+    const { data } = await f.anon.from('items').select('sku').eq('qty', 9);
+    expect(data).toEqual([{ sku: 'L3' }]);
+  });
+
   it('refuses UPDATE and DELETE without a WHERE clause (pg-safeupdate)', async () => {
     const update = await f.rest('/items', { method: 'PATCH', ...json({ qty: 0 }) });
     expect(update.status).toBe(400);
