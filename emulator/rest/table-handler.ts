@@ -208,12 +208,15 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     const [body] = payloadRows(r.payload);
     if (Array.isArray(r.payload) || !body)
       throw new RestError(400, 'PGRST102', 'Empty or invalid json');
-    checkColumns(r.table, Object.keys(body));
-    if (Object.keys(body).length === 0) {
+    // `columns=` names the columns to set; other keys of the body are ignored (PostgREST's
+    // getPayload applies qsColumns to updates as to inserts).
+    const columns = r.query.columns ?? Object.keys(body);
+    checkColumns(r.table, columns);
+    if (columns.length === 0) {
       // Nothing to set: PostgREST answers as if no row matched.
       return writeResponse(r, { total: null, page_total: 0, body: '[]' });
     }
-    mutation = updateSql(r.table, params, body, root.where, paging);
+    mutation = updateSql(r.table, params, body, columns, root.where, paging);
   } else {
     mutation = deleteSql(r.table, root.where, paging);
   }

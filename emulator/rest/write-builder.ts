@@ -141,13 +141,13 @@ export function updateSql(
   table: Table,
   params: Params,
   body: Row,
+  columns: string[],
   where: string[],
   paging: Paging,
 ): string {
   // A paged write has a WHERE (its page), which pg-safeupdate accepts, as with PostgREST v12.
   const paged = pagedWhere(table, where, paging);
   requireWhere('UPDATE', paged);
-  const columns = Object.keys(body);
   const record = recordExpr(table, params, body);
   const sets = columns.map((c) => `${ident(c)} = (${record}).${ident(c)}`);
   return `update ${qualified(table)} as pgrst_0 set ${sets.join(', ')} where ${paged.join(' and ')}`;

@@ -266,6 +266,20 @@ describe('update and delete', () => {
     expect([status, count, data]).toEqual([200, 1, [{ sku: 'p', name: 'P', qty: 10 }]]);
   });
 
+  it('sets only the columns named by columns= and ignores the other keys of the body', async () => {
+    const res = await f.rest('/items?sku=eq.p&columns=name', {
+      method: 'PATCH',
+      ...json({ name: 'c2', sku: 'zzz', nope: 1 }, 'return=representation'),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject([{ sku: 'p', name: 'c2', qty: 1 }]);
+    const unknown = await f.rest('/items?sku=eq.q&columns=name,nope', {
+      method: 'PATCH',
+      ...json({ name: 'x' }),
+    });
+    expect([unknown.status, (await unknown.json()).code]).toEqual([400, 'PGRST204']);
+  });
+
   it('deletes with filters and returns the deleted rows on request', async () => {
     const { data, status } = await f.anon
       .from('items')
