@@ -1,4 +1,6 @@
 // pg_net's background worker in the emulator process: sends queued requests, records the responses.
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Db } from '../db/types.js';
 
 interface QueuedRequest {
@@ -37,10 +39,11 @@ export function resolveInternalUrl(url: URL, gatewayUrl: string | undefined): UR
 const BATCH_SIZE = 200;
 const TTL = '6 hours';
 
-/** curl_easy_strerror() for the failures fetch reports, as pg_net stores them in error_msg. */
+/** curl_easy_strerror() for the failures node:http reports, as pg_net stores them in error_msg. */
 function curlError(err: unknown): string {
-  const cause = (err as { cause?: { code?: string } }).cause;
-  switch (cause?.code) {
+  if (err instanceof UnsupportedProtocol) return 'Unsupported protocol';
+  const e = err as { code?: string; cause?: { code?: string } };
+  switch (e.code ?? e.cause?.code) {
     case 'ECONNREFUSED':
       return "Couldn't connect to server";
     case 'ENOTFOUND':
@@ -58,7 +61,7 @@ function curlError(err: unknown): string {
   }
 }
 
-/** pg_net's detailed_timeout_strerror(); fetch does not time DNS and handshake apart. */
+/** pg_net's detailed_timeout_strerror(); DNS and handshake are not timed apart here. */
 function timeoutMessage(timeoutMs: number, elapsedMs: number): string {
   const f = (n: number) => n.toFixed(6);
   return (
@@ -66,6 +69,114 @@ function timeoutMessage(timeoutMs: number, elapsedMs: number): string {
     `(DNS time: ${f(0)} ms, TCP/SSL handshake time: ${f(0)} ms, ` +
     `HTTP Request/Response time: ${f(elapsedMs)} ms)`
   );
+}
+
+class UnsupportedProtocol extends Error {}
+
+/** curl's CURLOPT_MAXREDIRS default (libcurl ≥ 8.3). */
+const MAX_REDIRECTS = 30;
+
+interface Exchange {
+  status: number;
+  /** Lower-cased names; a repeated header keeps its last value, as jsonb keeps the last key. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * One HTTP request as libcurl sends it for pg_net: Host, libcurl's any-type Accept unless the
+ * caller set one, the caller's headers (pg_net's User-Agent among them), and for a body its Content-Length
+ * and libcurl's default form Content-Type when the caller gave none. No Accept-Encoding, so the
+ * body comes back as the server sent it, undecoded; no Connection header.
+ */
+function sendOnce(
+  url: URL,
+  method: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  body: string | null,
+  signal: AbortSignal,
+): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = request(url, { method, signal, agent: false });
+    const given = new Set(headers.map(([name]) => name.toLowerCase()));
+    req.setHeader('Host', url.host);
+    // A header given with an empty value removes libcurl's own (curl_slist semantics).
+    const sent = headers.filter(([, value]) => value.trim() !== '');
+    if (!given.has('accept')) req.setHeader('Accept', '*/*');
+    const grouped = new Map<string, { name: string; values: string[] }>();
+    for (const [name, value] of sent) {
+      const key = name.toLowerCase();
+      const entry = grouped.get(key) ?? { name, values: [] };
+      entry.values.push(value);
+      grouped.set(key, entry);
+    }
+    for (const { name, values } of grouped.values()) {
+      req.setHeader(name, values.length === 1 ? values[0]! : values);
+    }
+    if (body !== null) {
+      if (!given.has('content-length')) req.setHeader('Content-Length', Buffer.byteLength(body));
+      if (!given.has('content-type')) {
+        req.setHeader('Content-Type', 'application/x-www-form-urlencoded');
+      }
+    }
+    req.removeHeader('Connection');
+    req.on('error', reject);
+    req.on('response', (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const received: Record<string, string> = {};
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+          received[res.rawHeaders[i]!.toLowerCase()] = res.rawHeaders[i + 1]!;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: received, body: Buffer.concat(chunks) });
+      });
+    });
+    req.end(body ?? undefined);
+  });
+}
+
+/**
+ * Follows redirects as CURLOPT_FOLLOWLOCATION does: 301/302/303 turn a POST into a bodiless GET
+ * and drop any other method's body, 307/308 repeat the request; Authorization and Cookie go to the
+ * first origin only.
+ */
+async function exchange(
+  start: URL,
+  method: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+  body: string | null,
+  signal: AbortSignal,
+): Promise<Exchange> {
+  let url = start;
+  let current = { method, headers, body };
+  for (let hops = 0; ; hops++) {
+    const res = await sendOnce(url, current.method, current.headers, current.body, signal);
+    const location = res.headers.location;
+    if (![301, 302, 303, 307, 308].includes(res.status) || !location || hops >= MAX_REDIRECTS) {
+      return res;
+    }
+    const next = new URL(location, url);
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') throw new UnsupportedProtocol();
+    if (res.status <= 303) {
+      current = {
+        method: current.method === 'POST' ? 'GET' : current.method,
+        headers: current.headers,
+        body: null,
+      };
+    }
+    if (next.origin !== start.origin) {
+      current = {
+        ...current,
+        headers: current.headers.filter(
+          ([name]) => !['authorization', 'cookie'].includes(name.toLowerCase()),
+        ),
+      };
+    }
+    url = next;
+  }
 }
 
 /**
@@ -121,27 +232,21 @@ export function startNetWorker(opts: {
         return;
       }
       // jsonb values that are not strings are sent as their JSON text, as jsonb_each_text gives them.
-      const headers = new Headers(
-        Object.entries(req.headers ?? {}).map(([k, v]): [string, string] => [
-          k,
-          typeof v === 'string' ? v : JSON.stringify(v),
-        ]),
-      );
-      if (req.headers) headers.append('User-Agent', USER_AGENT);
+      const headers: Array<[string, string]> = Object.entries(req.headers ?? {}).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? v : JSON.stringify(v),
+      ]);
+      if (req.headers) headers.push(['User-Agent', USER_AGENT]);
       const method = req.method.toUpperCase();
-      const response = await fetch(url, {
-        method,
-        headers,
-        body: req.body ?? (method === 'POST' ? '' : undefined),
-        redirect: 'follow',
-        signal: abort.signal,
-      });
-      const content = await response.text();
+      // A POST without a body is sent with Content-Length: 0 (CURLOPT_POSTFIELDSIZE 0).
+      const body = req.body ?? (method === 'POST' ? '' : null);
+      const response = await exchange(url, method, headers, body, abort.signal);
+      const content = response.body.toString('utf8');
       await record(req.id, {
         status: response.status,
         content: content === '' ? null : content,
-        headers: Object.fromEntries(response.headers),
-        contentType: response.headers.get('content-type'),
+        headers: response.headers,
+        contentType: response.headers['content-type'] ?? null,
         timedOut: false,
       });
     } catch (err) {

@@ -1,6 +1,7 @@
 // pg_net stand-in end to end: requests queued in SQL are sent by the emulator, responses land in net._http_response.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
@@ -10,6 +11,8 @@ interface Seen {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;
+  /** Header names as sent, in order. */
+  names: string[];
   body: string;
 }
 
@@ -58,9 +61,20 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+      const names = req.rawHeaders.filter((_, i) => i % 2 === 0);
+      seen.push({ method: req.method!, url: req.url!, headers: req.headers, names, body });
       if (req.url?.startsWith('/slow')) {
         setTimeout(() => res.end('late'), 2000).unref();
+        return;
+      }
+      if (req.url?.startsWith('/moved')) {
+        res.writeHead(302, { Location: '/landed' }).end();
+        return;
+      }
+      // Compresses only when asked to, as servers do: libcurl without CURLOPT_ACCEPT_ENCODING never asks.
+      if (req.url?.startsWith('/maybe-gzip') && /gzip/.test(req.headers['accept-encoding'] ?? '')) {
+        res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Encoding': 'gzip' });
+        res.end(gzipSync('squeezed'));
         return;
       }
       res.setHeader('Content-Type', 'application/json');
@@ -133,6 +147,39 @@ describe('pg_net stand-in', () => {
       ])
       .catch((e: Error) => e);
     expect((err as Error).message).toBe('Content-Type header must be "application/json"');
+  });
+
+  it('sends only the headers libcurl sends, asks for no compression and keeps the body as sent', async () => {
+    const { rows } = await client.query(
+      `select net.http_get($1, headers := '{"X-Key": "k"}'::jsonb) as id`,
+      [`${target}/maybe-gzip`],
+    );
+    const row = await response(rows[0].id);
+    const hit = seen.find((s) => s.url === '/maybe-gzip')!;
+    expect(hit.names.map((n) => n.toLowerCase()).sort()).toEqual([
+      'accept',
+      'host',
+      'user-agent',
+      'x-key',
+    ]);
+    expect(hit.headers).toMatchObject({ accept: '*/*', 'user-agent': 'pg_net/0.20.0' });
+    expect(row).toMatchObject({
+      status_code: 200,
+      content: '{"method":"GET","url":"/maybe-gzip","body":""}',
+    });
+    expect(row.headers as Record<string, string>).not.toHaveProperty('content-encoding');
+  });
+
+  it('follows a 302 after a POST with a bodiless GET, as curl does', async () => {
+    const { rows } = await client.query(
+      `select net.http_post($1, body := '{"a": 1}'::jsonb) as id`,
+      [`${target}/moved`],
+    );
+    const row = await response(rows[0].id);
+    expect(row).toMatchObject({ status_code: 200 });
+    const landed = seen.find((s) => s.url === '/landed')!;
+    expect(landed).toMatchObject({ method: 'GET', body: '' });
+    expect(landed.headers).not.toHaveProperty('content-length');
   });
 
   it('answers the worker health functions: the worker runs with the emulator', async () => {
