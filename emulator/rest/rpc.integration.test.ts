@@ -54,6 +54,25 @@ describe('rpc', () => {
     expect(await res.text()).toBe('');
   });
 
+  it('reads a set of scalars as rows of one column pgrst_scalar, as PostgREST does', async () => {
+    const byName = await f.rest('/rpc/series?n=3&order=series.desc');
+    expect([byName.status, (await byName.json()).code]).toEqual([400, '42703']);
+    const filtered = await f.rest('/rpc/series?n=3&pgrst_scalar=gt.1&order=pgrst_scalar.desc');
+    expect([filtered.status, await filtered.json()]).toEqual([200, [3, 2]]);
+    const csv = await f.rest('/rpc/series?n=2', { headers: { Accept: 'text/csv' } });
+    expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(await csv.text()).toBe('pgrst_scalar\n1\n2');
+    const one = await f.rest('/rpc/series?n=1', {
+      headers: { Accept: 'application/vnd.pgrst.object+json' },
+    });
+    expect([one.status, await one.json()]).toEqual([200, { pgrst_scalar: 1 }]);
+    const { data, count } = await f.anon
+      .rpc('series', { n: 5 }, { count: 'exact' })
+      .gte('pgrst_scalar', 2)
+      .range(0, 1);
+    expect([data, count]).toEqual([[2, 3], 4]);
+  });
+
   it('passes the whole body to a single unnamed json parameter', async () => {
     expect((await f.anon.rpc('echo', { any: ['thing', 1] })).data).toEqual({ any: ['thing', 1] });
   });

@@ -120,6 +120,18 @@ function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; ar
   };
 }
 
+/**
+ * A set of scalars' body: a JSON array of the values (PostgREST's asJsonF), but rows like any
+ * other for CSV and `vnd.pgrst.object` (`{"pgrst_scalar":1}`, as its asJsonSingleF renders them).
+ */
+function scalarSetBody(shape: BodyShape): string {
+  if (shape === 'array') return `coalesce(json_agg(pgrst_t.pgrst_scalar), '[]')::text`;
+  if (shape === 'stripped') {
+    return `coalesce(json_strip_nulls(json_agg(pgrst_t.pgrst_scalar)), '[]')::text`;
+  }
+  return bodyExpr(shape);
+}
+
 export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const fn = r.fn;
   const returnsTable = fn.returnsComposite || fn.returnsSet;
@@ -186,20 +198,25 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     '',
   );
   checkAllLevelsUsed(ctx);
-  const fromItem = scalarSet ? `${call} as pgrst_0(pgrst_scalar)` : `${call} as pgrst_0`;
+  // A set of scalars is a subquery with the one column pgrst_scalar, as PostgREST's callPlanToQuery
+  // builds it: `pgrst_0` is then a record, so a filter or order on any other name (the function's
+  // own, say) is 42703 rather than the function called again through functional notation.
+  const source = scalarSet
+    ? `(select ${call} as pgrst_scalar${from}) as pgrst_0`
+    : `${lateral}${call} as pgrst_0`;
   const where = root.where.length ? ` where ${root.where.join(' and ')}` : '';
   const order = root.orderBy.length ? ` order by ${root.orderBy.join(', ')}` : '';
   const offset = root.offset ?? 0;
   const counted = r.prefs.count !== undefined;
   const page =
-    `select ${renderColumns(root.columns)} from ${lateral}${fromItem}${where}${order}` +
+    `select ${renderColumns(root.columns)} from ${source}${where}${order}` +
     `${root.limit !== undefined ? ` limit ${root.limit}` : ''}${offset ? ` offset ${offset}` : ''}`;
   // A non-SETOF composite function answers an object, like PostgREST's single-row functions.
   const shape: BodyShape = fn.returnsSet ? r.shape : 'object';
-  const body = scalarSet ? `coalesce(json_agg(pgrst_t.pgrst_scalar), '[]')::text` : bodyExpr(shape);
   const sql =
-    `select ${counted ? `(select count(*) from ${lateral}${fromItem}${where})` : 'null'} as total, ` +
-    `count(pgrst_t)::int as page_total, ${body} as body, ${RESPONSE_GUCS} from (${page}) pgrst_t`;
+    `select ${counted ? `(select count(*) from ${source}${where})` : 'null'} as total, ` +
+    `count(pgrst_t)::int as page_total, ${scalarSet ? scalarSetBody(shape) : bodyExpr(shape)} as body, ` +
+    `${RESPONSE_GUCS} from (${page}) pgrst_t`;
   const { rows } = await r.tx.query<
     { total: string | null; page_total: number; body: string } & ResponseGucs
   >(sql, ctx.params.values);
