@@ -194,6 +194,35 @@ describe('select grammar', () => {
   it('orders parents by a to-one embed column', async () => {
     const res = await f.rest('/books?select=id,authors(name)&order=authors(name).desc,id');
     expect((await res.json()).map((r: { id: number }) => r.id)).toEqual([3, 4, 2, 1]);
+    const aliased = await f.rest('/books?select=id,a:authors(name)&order=a(name).desc,id');
+    expect((await aliased.json()).map((r: { id: number }) => r.id)).toEqual([3, 4, 2, 1]);
+  });
+
+  it('answers PGRST108 for an order on a resource not embedded (or named past its alias), PGRST118 for to-many', async () => {
+    const notEmbedded = {
+      code: 'PGRST108',
+      message: "'authors' is not an embedded resource in this request",
+      details: null,
+      hint: "Verify that 'authors' is included in the 'select' query parameter.",
+    };
+    for (const select of ['id', 'id,a:authors(name)']) {
+      const res = await f.rest(`/books?select=${select}&order=authors(name).desc`);
+      expect([res.status, await res.json()]).toEqual([400, notEmbedded]);
+    }
+    const toMany = await f.rest('/authors?select=id,books(title)&order=books(title)');
+    expect([toMany.status, await toMany.json()]).toEqual([
+      400,
+      {
+        code: 'PGRST118',
+        message: "A related order on 'books' is not possible",
+        details: "'authors' and 'books' do not form a many-to-one or one-to-one relationship",
+        hint: null,
+      },
+    ]);
+    // Other operators on an embed's name are filters on a column of that name, as upstream
+    // (its PGRST120 is defined but never raised in v12 to v14).
+    const badOp = await f.rest('/books?select=id,authors(name)&authors=eq.x');
+    expect([badOp.status, (await badOp.json()).code]).toEqual([400, '42703']);
   });
 
   it('answers 300 PGRST201 for an ambiguous embed and 400 PGRST200 for none', async () => {

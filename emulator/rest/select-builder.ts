@@ -83,17 +83,23 @@ function orderSql(
 ): string {
   let expr: string;
   if (term.relation !== undefined) {
+    // PostgREST's addRelatedOrders: the embed is found by its alias if it has one, else its name.
     const embed = embeds.get(term.relation);
-    if (
-      !embed ||
-      embed.rel.cardinality === 'one-to-many' ||
-      embed.rel.cardinality === 'many-to-many'
-    ) {
+    if (!embed) {
+      throw new RestError(
+        400,
+        'PGRST108',
+        `'${term.relation}' is not an embedded resource in this request`,
+        null,
+        `Verify that '${term.relation}' is included in the 'select' query parameter.`,
+      );
+    }
+    if (embed.rel.cardinality === 'one-to-many' || embed.rel.cardinality === 'many-to-many') {
       throw new RestError(
         400,
         'PGRST118',
         `A related order on '${term.relation}' is not possible`,
-        `'${term.relation}' must be an embedded to-one resource of this request`,
+        `'${table.name}' and '${term.relation}' do not form a many-to-one or one-to-one relationship`,
       );
     }
     expr = `(select ${fieldSql(embed.alias, term.field, params, embed.rel.target)} from ${embed.from} where ${conj(embed.join)})`;
