@@ -1,8 +1,11 @@
 // Bridges Node's http server to the gateway: its plain path where a service has one, else web Request/Response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { methodNotAllowed as functionsMethodNotAllowed } from '../functions/errors.js';
+import { addPlainCors } from './cors.js';
 import type { GatewayHandler } from './gateway.js';
 import { decodeUtf8, NodeHeaders, type PlainResponse } from './plain.js';
+import { matchRoute } from './routes.js';
 
 /**
  * Request bodies up to this size with a Content-Length are read into one Buffer before the
@@ -150,10 +153,49 @@ function tryPlain(
   return answer && answer.then((response) => writePlain(res, response, method));
 }
 
+/** Methods a web Request refuses to carry (fetch's forbidden methods). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/**
+ * 405 for a forbidden method that the plain path did not answer (REST answers its own PGRST117
+ * there), instead of building a Request that would throw. Under /functions/v1 it is the
+ * functions gateway's own METHOD_NOT_ALLOWED (contract §5.3: only GET POST PUT PATCH DELETE
+ * OPTIONS); elsewhere a Kong-style `{message}` with Allow and the gateway's CORS headers.
+ */
+function refuseMethod(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void> {
+  let pathname = '/';
+  try {
+    pathname = new URL(req.url ?? '/', origin).pathname;
+  } catch {
+    // An unparsable target still gets the gateway's 405.
+  }
+  const method = req.method ?? 'GET';
+  req.resume(); // any body is not read
+  if (matchRoute(pathname)?.service === 'functions') {
+    return writeResponse(res, functionsMethodNotAllowed(), method);
+  }
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    allow: 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS',
+  };
+  const requestOrigin = req.headers.origin;
+  addPlainCors(headers, typeof requestOrigin === 'string' ? requestOrigin : '*');
+  writePlain(
+    res,
+    { status: 405, headers, body: JSON.stringify({ message: 'Method not allowed' }) },
+    method,
+  );
+  return Promise.resolve();
+}
+
 export function nodeListener(handler: GatewayHandler, origin: () => string) {
   return (req: IncomingMessage, res: ServerResponse) => {
-    const answered = tryPlain(handler, req, res, origin());
-    (answered ?? webPath(handler, req, res, origin())).catch((err) => {
+    const answered =
+      tryPlain(handler, req, res, origin()) ??
+      (FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase())
+        ? refuseMethod(req, res, origin())
+        : webPath(handler, req, res, origin()));
+    answered.catch((err) => {
       console.error('[gateway] failed to write response', err);
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ code: 'internal', message: 'Internal server error' }));
