@@ -190,6 +190,15 @@ describe('JWT errors', () => {
     });
   });
 
+  it('sends WWW-Authenticate: Bearer with a 401 for an anonymous caller lacking a privilege', async () => {
+    const res = await f.rest('/secrets?select=id');
+    expect([res.status, res.headers.get('www-authenticate'), (await res.json()).code]).toEqual([
+      401,
+      'Bearer',
+      '42501',
+    ]);
+  });
+
   it('answers 401 for a role that does not exist', async () => {
     const res = await call(
       await new SignJWT({ role: 'nobody' })

@@ -134,7 +134,16 @@ export function fromPgError(err: PgErrorLike, isAnon: boolean): RestError {
   // 08P01 (protocol_violation) is never a lost connection here but a statement the emulator
   // built wrong; upstream's 503 would make clients retry it, so it answers 500 like any bug.
   if (err.code === '08P01') status = 500;
-  return new RestError(status, err.code, err.message, err.detail ?? null, err.hint ?? null);
+  // Error.hs gives every Postgres error answered 401 `WWW-Authenticate: Bearer`.
+  const headers: Record<string, string> = status === 401 ? { 'WWW-Authenticate': 'Bearer' } : {};
+  return new RestError(
+    status,
+    err.code,
+    err.message,
+    err.detail ?? null,
+    err.hint ?? null,
+    headers,
+  );
 }
 
 function fromRaisedPgrst(err: PgErrorLike): RestError {

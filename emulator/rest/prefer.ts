@@ -9,9 +9,8 @@ export interface Preferences {
   handling?: 'strict' | 'lenient';
   maxAffected?: number;
   tx?: 'commit' | 'rollback';
+  /** Set only once Postgres knows the zone (see request-context's knownTimezone). */
   timezone?: string;
-  /** Tokens that were understood, echoed in `Preference-Applied`. */
-  applied: string[];
 }
 
 const ALLOWED: Record<string, readonly string[] | null> = {
@@ -26,7 +25,7 @@ const ALLOWED: Record<string, readonly string[] | null> = {
 };
 
 export function parsePrefer(header: string | null): Preferences {
-  const prefs: Preferences = { applied: [] };
+  const prefs: Preferences = {};
   const invalid: string[] = [];
   for (const token of (header ?? '')
     .split(',')
@@ -48,7 +47,6 @@ export function parsePrefer(header: string | null): Preferences {
       invalid.push(token);
       continue;
     }
-    prefs.applied.push(`${name}=${value}`);
     if (name === 'max-affected') prefs.maxAffected = Number(value);
     else if (name === 'timezone') prefs.timezone = value;
     else (prefs as unknown as Record<string, string>)[name] = value;
@@ -62,4 +60,38 @@ export function parsePrefer(header: string | null): Preferences {
     );
   }
   return prefs;
+}
+
+/** What a response applies preferences to; each echoes its own set (PostgREST v12's Response.hs). */
+export type PreferenceTarget = 'read' | 'insert' | 'update' | 'put' | 'delete' | 'rpc';
+
+/**
+ * `Preference-Applied`, or null: the preferences PostgREST v12 echoes for `target`, in its
+ * prefAppliedHeader order (resolution, missing, return, count, tx, handling, timezone, then
+ * max-affected, only with handling=strict). `resolution` only for an insert into a table with a
+ * primary key or with on_conflict (`resolutionApplies`).
+ */
+export function preferenceApplied(
+  prefs: Preferences,
+  target: PreferenceTarget,
+  resolutionApplies = false,
+): string | null {
+  const write = target !== 'read' && target !== 'rpc';
+  const values = [
+    target === 'insert' &&
+      resolutionApplies &&
+      prefs.resolution &&
+      `resolution=${prefs.resolution}`,
+    (target === 'insert' || target === 'update') && prefs.missing && `missing=${prefs.missing}`,
+    write && prefs.return && `return=${prefs.return}`,
+    prefs.count && `count=${prefs.count}`,
+    prefs.tx && `tx=${prefs.tx}`,
+    prefs.handling && `handling=${prefs.handling}`,
+    prefs.timezone && `timezone=${prefs.timezone}`,
+    (target === 'update' || target === 'delete' || target === 'rpc') &&
+      prefs.handling === 'strict' &&
+      prefs.maxAffected !== undefined &&
+      `max-affected=${prefs.maxAffected}`,
+  ].filter((v): v is string => typeof v === 'string');
+  return values.length ? values.join(', ') : null;
 }

@@ -285,6 +285,22 @@ describe('order, paging, counts', () => {
     }
   });
 
+  it('echoes the preferences a read applied in Preference-Applied (PostgREST v12)', async () => {
+    const res = await f.rest('/books?select=id&limit=1', {
+      headers: { Prefer: 'return=minimal, timezone=Asia/Tokyo, count=exact, handling=lenient' },
+    });
+    expect(res.headers.get('preference-applied')).toBe(
+      'count=exact, handling=lenient, timezone=Asia/Tokyo',
+    );
+    const unknownZone = await f.rest('/books?select=id&limit=1', {
+      headers: { Prefer: 'timezone=Mars/Olympus' },
+    });
+    expect([unknownZone.status, unknownZone.headers.get('preference-applied')]).toEqual([
+      200,
+      null,
+    ]);
+  });
+
   it('honours a Range header like offset/limit', async () => {
     const res = await f.rest('/books?select=id&order=id', {
       headers: { Range: '1-2', Prefer: 'count=exact' },

@@ -59,6 +59,7 @@ export interface ContextOptions {
   /** Path as PostgREST sees it, without the /rest/v1 prefix (e.g. `/todos`). */
   path: string;
   headers: HeaderSource;
+  /** A zone knownTimezone accepted. */
   timezone?: string;
   /** Roles known to the schema cache → whether `authenticator` may switch to them. */
   switchableRoles: ReadonlyMap<string, boolean>;
@@ -67,8 +68,6 @@ export interface ContextOptions {
    * an rpc's hoisted function settings (e.g. statement_timeout).
    */
   roleSettings: Array<[string, string]>;
-  /** `Prefer: handling=strict`. */
-  strict?: boolean;
 }
 
 /**
@@ -94,34 +93,40 @@ async function checkRoleSwitch(
     throw new RestError(403, '42501', `permission denied to set role "${role}"`);
 }
 
-/** `Prefer: timezone=…` if Postgres knows the zone (pg_timezone_names), as PostgREST checks it. */
-async function knownTimezone(db: Queryable, opts: ContextOptions): Promise<string | null> {
-  if (!opts.timezone) return null;
+/**
+ * `Prefer: timezone=…` if Postgres knows the zone (pg_timezone_names), as PostgREST checks it;
+ * an unknown zone is ignored (so not echoed in Preference-Applied), or PGRST122 with handling=strict.
+ */
+export async function knownTimezone(
+  db: Queryable,
+  timezone: string | undefined,
+  strict: boolean,
+): Promise<string | undefined> {
+  if (!timezone) return undefined;
   const { rows } = await db.query<{ ok: boolean }>(
     `select exists (select 1 from pg_timezone_names where name = $1) as ok`,
-    [opts.timezone],
+    [timezone],
   );
-  if (rows[0]?.ok) return opts.timezone;
-  // Unknown zones are ignored, or PGRST122 with handling=strict.
-  if (opts.strict) {
+  if (rows[0]?.ok) return timezone;
+  if (strict) {
     throw new RestError(
       400,
       'PGRST122',
       'Invalid preferences given with handling=strict',
-      `Invalid preferences: timezone=${opts.timezone}`,
+      `Invalid preferences: timezone=${timezone}`,
     );
   }
-  return null;
+  return undefined;
 }
 
 /**
  * The transaction-local settings of contract §1.5 / §6.7 as one statement, for the request's
  * transaction to run right after BEGIN (with its first query, see Db.transaction). The checks that
- * need the database (a role the schema cache does not know, a timezone) run first, outside it.
+ * need the database (a role the schema cache does not know) run first, outside it.
  */
 export async function contextSetup(db: Queryable, opts: ContextOptions): Promise<Statement> {
   await checkRoleSwitch(db, opts.caller.role, opts.switchableRoles);
-  const timezone = await knownTimezone(db, opts);
+  const timezone = opts.timezone;
   const headers: Record<string, string> = {};
   opts.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value;

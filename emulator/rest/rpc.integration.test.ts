@@ -73,6 +73,21 @@ describe('rpc', () => {
     expect([data, count]).toEqual([[2, 3], 4]);
   });
 
+  it('sends Content-Range for a single value or void, and Preference-Applied', async () => {
+    const scalar = await f.rest('/rpc/add?a=1&b=2', { headers: { Prefer: 'count=exact' } });
+    expect([scalar.headers.get('content-range'), scalar.headers.get('preference-applied')]).toEqual(
+      ['0-0/1', 'count=exact'],
+    );
+    const row = await f.rest('/rpc/first_book');
+    expect(row.headers.get('content-range')).toBe('0-0/*');
+    const none = await f.rest('/rpc/noop', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect([none.status, none.headers.get('content-range')]).toEqual([204, '0-0/*']);
+  });
+
   it('passes the whole body to a single unnamed json parameter', async () => {
     expect((await f.anon.rpc('echo', { any: ['thing', 1] })).data).toEqual({ any: ['thing', 1] });
   });

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
-import type { Preferences } from './prefer.js';
+import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
 import { applyResponseGucs, RESPONSE_GUCS, type ResponseGucs } from './response-gucs.js';
 import {
@@ -132,6 +132,22 @@ function scalarSetBody(shape: BodyShape): string {
   return bodyExpr(shape);
 }
 
+function appliedHeader(prefs: Preferences): Record<string, string> {
+  const applied = preferenceApplied(prefs, 'rpc');
+  return applied ? { 'preference-applied': applied } : {};
+}
+
+/**
+ * Headers of a function returning one value (or void): PostgREST reads it as one row, so its
+ * Content-Range is `0-0/*` (`0-0/1` when counted).
+ */
+function singleHeaders(r: RpcRequest): Record<string, string> {
+  return {
+    'content-range': contentRange(0, 1, r.prefs.count !== undefined ? 1 : null),
+    ...appliedHeader(r.prefs),
+  };
+}
+
 export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const fn = r.fn;
   const returnsTable = fn.returnsComposite || fn.returnsSet;
@@ -157,7 +173,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
       `select ${call}, ${RESPONSE_GUCS}${from}`,
       ctx.params.values,
     );
-    return applyResponseGucs({ status: 204, headers: {}, body: null }, rows[0]!);
+    return applyResponseGucs({ status: 204, headers: singleHeaders(r), body: null }, rows[0]!);
   }
   if (!returnsTable) {
     // A media-type function (it returns a domain such as "text/plain") asked for its own type
@@ -182,6 +198,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
       {
         status: 200,
         headers: {
+          ...singleHeaders(r),
           'content-type': media ? mediaContentType(media) : 'application/json; charset=utf-8',
         },
         body: r.method === 'HEAD' ? null : rows[0]!.body,
@@ -231,6 +248,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
       headers: {
         'content-type': contentType(fn.returnsSet ? r.shape : 'array'),
         'content-range': contentRange(offset, row.page_total, total),
+        ...appliedHeader(r.prefs),
       },
       body: r.method === 'HEAD' ? null : text,
     },

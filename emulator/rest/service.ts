@@ -14,7 +14,7 @@ import { jsonText, parsePayload } from './payload.js';
 import { parsePrefer, type Preferences } from './prefer.js';
 import type { LevelQuery } from './ast.js';
 import { parseQuery } from './query-params.js';
-import { callerFromRequest, contextSetup, type Caller } from './request-context.js';
+import { callerFromRequest, contextSetup, knownTimezone, type Caller } from './request-context.js';
 import { openApiDocument } from './openapi.js';
 import { isSingular, negotiate } from './response.js';
 import { chooseFunction, handleRpc } from './rpc.js';
@@ -94,6 +94,8 @@ export function createRestService({
       fn: (tx: Queryable) => Promise<PlainResponse>,
       { oneQuery = false, prepare = false, fnSettings = [] as Array<[string, string]> } = {},
     ) => {
+      // An unknown zone is dropped here, so it is neither set nor echoed in Preference-Applied.
+      prefs.timezone = await knownTimezone(db, prefs.timezone, prefs.handling === 'strict');
       const setup = await contextSetup(db, {
         schema,
         extraSearchPath: config.api.extraSearchPath,
@@ -102,7 +104,6 @@ export function createRestService({
         path,
         headers: req.headers,
         timezone: prefs.timezone,
-        strict: prefs.handling === 'strict',
         switchableRoles: cache.switchableRoles,
         roleSettings: [
           ...(cache.roleSettings.get('authenticator') ?? []),

@@ -2,7 +2,7 @@
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
-import type { Preferences } from './prefer.js';
+import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
 import { checkSingular, contentRange, contentType, readStatus } from './response.js';
 import { ident } from './sql.js';
@@ -71,14 +71,13 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   const total = row.total === null ? null : Number(row.total);
   const status = readStatus(offset, row.page_total, total);
   checkSingular(r.shape, row.page_total);
-  return {
-    status,
-    headers: {
-      'content-type': contentType(r.shape),
-      'content-range': contentRange(offset, row.page_total, total),
-    },
-    body: r.method === 'HEAD' ? null : row.body,
+  const headers: Record<string, string> = {
+    'content-type': contentType(r.shape),
+    'content-range': contentRange(offset, row.page_total, total),
   };
+  const applied = preferenceApplied(r.prefs, 'read');
+  if (applied) headers['preference-applied'] = applied;
+  return { status, headers, body: r.method === 'HEAD' ? null : row.body };
 }
 
 /**
@@ -266,7 +265,17 @@ function writeResponse(r: TableRequest, page: PageRow): PlainResponse {
   // Inserts and deletes report `*/N`; updates the affected range; PUT nothing.
   if (r.method === 'PATCH') headers['content-range'] = contentRange(0, n, total);
   else if (r.method !== 'PUT') headers['content-range'] = `*/${total ?? '*'}`;
-  if (r.prefs.applied.length) headers['preference-applied'] = r.prefs.applied.join(', ');
+  const target =
+    r.method === 'POST'
+      ? 'insert'
+      : r.method === 'PUT'
+        ? 'put'
+        : r.method === 'PATCH'
+          ? 'update'
+          : 'delete';
+  const resolutionApplies = r.table.primaryKey.length > 0 || r.query.onConflict !== undefined;
+  const applied = preferenceApplied(r.prefs, target, resolutionApplies);
+  if (applied) headers['preference-applied'] = applied;
   // An upsert that only merged into existing rows answers 200 instead of 201.
   const upsertStatus = page.inserted === undefined || page.inserted > 0 ? 201 : 200;
   const representation = r.prefs.return === 'representation';

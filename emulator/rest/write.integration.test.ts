@@ -347,6 +347,21 @@ describe('update and delete', () => {
     expect(data).toEqual([{ sku: 'L3' }]);
   });
 
+  it('echoes max-affected only with handling=strict, and a timezone only if it is known', async () => {
+    const lenient = await f.rest('/items?sku=eq.p', {
+      method: 'PATCH',
+      ...json({ qty: 4 }, 'max-affected=5, timezone=Nowhere/Else, return=minimal'),
+    });
+    expect(lenient.headers.get('preference-applied')).toBe('return=minimal');
+    const strict = await f.rest('/items?sku=eq.p', {
+      method: 'DELETE',
+      headers: { Prefer: 'max-affected=5, handling=strict, timezone=UTC' },
+    });
+    expect(strict.headers.get('preference-applied')).toBe(
+      'handling=strict, timezone=UTC, max-affected=5',
+    );
+  });
+
   it('refuses UPDATE and DELETE without a WHERE clause (pg-safeupdate)', async () => {
     const update = await f.rest('/items', { method: 'PATCH', ...json({ qty: 0 }) });
     expect(update.status).toBe(400);
