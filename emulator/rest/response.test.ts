@@ -1,6 +1,6 @@
 // Unit tests for media-type negotiation and Content-Range.
 import { describe, expect, it } from 'vitest';
-import { contentRange, mediaContentType, negotiate, readStatus } from './response.js';
+import { acceptOrder, contentRange, mediaContentType, negotiate, readStatus } from './response.js';
 
 describe('negotiate', () => {
   it('picks the body shape from Accept', () => {
@@ -19,6 +19,19 @@ describe('negotiate', () => {
     );
     expect(() => negotiate('application/geo+json')).toThrow(/GeoJSON/);
     expect(negotiate('text/csv')).toBe('csv');
+  });
+
+  it('orders Accept by q, then specificity, as PostgREST (wai-extra parseHttpAccept) does', () => {
+    expect(negotiate('application/json;q=0.5,text/csv')).toBe('csv');
+    expect(negotiate('text/csv;q=0.2, application/vnd.pgrst.object+json;q=0.9')).toBe('object');
+    expect(negotiate('*/*, text/csv')).toBe('csv');
+    expect(negotiate('text/csv;q=0.5, application/json;q=0.5')).toBe('csv');
+    expect(acceptOrder('a/a;q=0.1, b/b;q=x, c/*, c/c;nulls=stripped;q=1;z=1')).toEqual([
+      'c/c;nulls=stripped',
+      'b/b',
+      'c/*',
+      'a/a',
+    ]);
   });
 
   it("picks a media-type function's own type in Accept order, and nothing else's", () => {

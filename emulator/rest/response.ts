@@ -8,13 +8,38 @@ const UNSUPPORTED: Array<[RegExp, string]> = [
 ];
 
 /**
- * Picks the body shape from `Accept` (PostgREST's media-type negotiation, first acceptable wins).
+ * The media ranges of `Accept` best first, as wai-extra's parseHttpAccept (which PostgREST uses)
+ * orders them: spaces dropped, stably sorted by q (1 when absent or unreadable), then by
+ * specificity (parameters before `;q=` minus `*`s), and `;q=` with what follows it cut off.
+ */
+export function acceptOrder(accept: string): string[] {
+  return accept
+    .split(',')
+    .map((raw) => {
+      const part = raw.replace(/ /g, '');
+      const at = part.indexOf(';q=');
+      const range = at === -1 ? part : part.slice(0, at);
+      const qText = at === -1 ? '' : (part.slice(at + 3).split(';')[0] ?? '');
+      // Haskell's `reads` takes a leading number and ignores the rest.
+      const qNumber = /^\d+(\.\d+)?([eE][-+]?\d+)?/.exec(qText);
+      const q = qNumber ? Number(qNumber[0]) : 1;
+      const specificity = (range.match(/;/g)?.length ?? 0) - (range.match(/\*/g)?.length ?? 0);
+      return { range, q, specificity };
+    })
+    .map((entry, index) => ({ ...entry, index }))
+    .sort((a, b) => b.q - a.q || b.specificity - a.specificity || a.index - b.index)
+    .map((entry) => entry.range);
+}
+
+/**
+ * Picks the body shape from `Accept` (PostgREST's media-type negotiation: the best acceptable
+ * range in acceptOrder wins).
  * `produces`: the media type an rpc's function answers as it is (DbFunction.mediaType), which
  * PostgREST looks up before its builtin handlers.
  */
 export function negotiate(accept: string | null, produces: string | null = null): BodyShape {
   if (!accept || accept.trim() === '') return 'array';
-  for (const part of accept.split(',')) {
+  for (const part of acceptOrder(accept)) {
     const [type = '', ...rawParams] = part.split(';').map((s) => s.trim().toLowerCase());
     if (produces !== null && type === produces) return 'media';
     const stripped = rawParams.includes('nulls=stripped');
