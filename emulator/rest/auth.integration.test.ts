@@ -163,6 +163,28 @@ describe('JWT errors', () => {
     });
   });
 
+  it('answers 401 PGRST303 for a token issued in the future or not yet valid (30 s skew)', async () => {
+    const sign = (claims: Record<string, unknown>) =>
+      new SignJWT({ role: 'authenticated', sub: ALICE, ...claims })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(f.emu.keys.jwtSecret));
+    const now = Math.floor(Date.now() / 1000);
+    for (const [claims, message] of [
+      [{ iat: now + 120 }, 'JWT issued at future'],
+      [{ nbf: now + 120 }, 'JWT not yet valid'],
+    ] as const) {
+      const res = await call(await sign(claims));
+      expect([res.status, await res.json()]).toEqual([
+        401,
+        { code: 'PGRST303', message, details: null, hint: null },
+      ]);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", error_description="${message}"`,
+      );
+    }
+    expect((await call(await sign({ iat: now + 10 }))).status).toBe(200);
+  });
+
   it('answers 401 PGRST301 for a forged or undecodable token', async () => {
     const forged = await new SignJWT({ role: 'service_role' })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

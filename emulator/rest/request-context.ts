@@ -27,7 +27,17 @@ export async function callerFromRequest(headers: HeaderSource): Promise<Caller> 
   const result = await verifyJwt(token);
   if (!result.ok) {
     if (result.reason === 'expired') throw jwtError('PGRST303', 'JWT expired');
+    // jose's wording for a future `nbf`; PostgREST v13+ answers it as a claims error.
+    if (/^"nbf" claim timestamp check failed$/.test(result.message)) {
+      throw jwtError('PGRST303', 'JWT not yet valid');
+    }
     throw jwtError('PGRST301', result.message);
+  }
+  // PostgREST (v12's jose validation, v13+'s checkForErrors) refuses a token issued in the
+  // future, allowing 30 s of clock skew.
+  const iat = result.claims.iat;
+  if (typeof iat === 'number' && iat > Date.now() / 1000 + 30) {
+    throw jwtError('PGRST303', 'JWT issued at future');
   }
   // Verified tokens are remembered (until they expire) so a busy client pays for HMAC once, as
   // PostgREST's JWT cache does.
