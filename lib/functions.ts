@@ -5,14 +5,13 @@ import {
   FunctionsHttpError,
   FunctionsRelayError,
 } from '@supabase/supabase-js';
+import { CATALOGUE_MESSAGES } from './catalogue';
 import { QueryError, type SupabaseResult } from './use-query';
 
 export const FUNCTION_MESSAGES = {
-  // A browser cannot tell a network failure from a response without CORS headers (e.g. the
-  // platform's 404 for a function that is not deployed, cf. supabase/supabase#9373), so say both.
-  unreachable: 'We could not reach the server. Check your connection and try again.',
+  unreachable: CATALOGUE_MESSAGES.unreachable,
   not_deployed: 'This part of the site is not available yet.',
-  internal: 'Something went wrong. Nothing was changed.',
+  internal: CATALOGUE_MESSAGES.internal,
 } as const;
 
 /** A failed call as a page shows it: catalogue code and message, and the field it concerns. */

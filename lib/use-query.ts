@@ -1,6 +1,7 @@
 // The one SWR wrapper every data hook is built on: predictable string keys, and a failed
 // Supabase call becomes a thrown QueryError (never `undefined` data that looks like "empty").
 import useSWR, { type SWRConfiguration, type SWRResponse } from 'swr';
+import { CATALOGUE_MESSAGES, isNetworkFailureMessage } from './catalogue';
 
 /** Values that may appear in a key; `undefined` entries are left out, so optional filters are easy. */
 export type KeyParams = Record<string, string | number | boolean | null | undefined>;
@@ -9,6 +10,8 @@ export type KeyParams = Record<string, string | number | boolean | null | undefi
 export interface SupabaseResult<T> {
   data: T | null;
   error: unknown;
+  /** HTTP status of PostgREST answers (0 when the request got no answer). */
+  status?: number;
 }
 
 /**
@@ -52,25 +55,76 @@ function field(value: unknown, name: string): unknown {
     : undefined;
 }
 
-/** Turns whatever a supabase-js client put in `error` into a QueryError, keeping its code. */
-export function toQueryError(error: unknown): QueryError {
+/**
+ * SQLSTATE classes PostgREST answers with a 5xx (connection, resources, operator intervention,
+ * system and internal errors): a server failure even where the HTTP status was not kept.
+ */
+const SERVER_SQLSTATE = /^(08|53|54|55|57|58|F0|HV|XX)[0-9A-Z]{3}$/;
+
+/** PostgREST's codes for a missing, expired or rejected token. */
+const AUTH_CODES = new Set(['PGRST300', 'PGRST301', 'PGRST302', 'PGRST303']);
+
+/**
+ * What the page may show for an error (SPEC §8: catalogue messages, never raw server output):
+ * no answer → the network message; 5xx or a body that is not an API error (an HTML error page) →
+ * the internal message; a refused token or an RLS denial → their catalogue messages; other 4xx
+ * answers keep the API's message, which names the problem (callers map codes they know).
+ */
+function displayMessage(
+  message: string,
+  code: string | undefined,
+  status: number | undefined,
+  error: unknown,
+): string {
+  const name = field(error, 'name');
+  if (
+    status === 0 ||
+    name === 'StorageUnknownError' ||
+    name === 'FunctionsFetchError' ||
+    isNetworkFailureMessage(message)
+  ) {
+    return CATALOGUE_MESSAGES.unreachable;
+  }
+  if (
+    (status !== undefined && status >= 500) ||
+    (code !== undefined && SERVER_SQLSTATE.test(code)) ||
+    message.trimStart().startsWith('<')
+  ) {
+    return CATALOGUE_MESSAGES.internal;
+  }
+  if (status === 401 || (code !== undefined && AUTH_CODES.has(code))) {
+    return CATALOGUE_MESSAGES.unauthenticated;
+  }
+  if (code === '42501' || status === 403) return CATALOGUE_MESSAGES.forbidden;
+  return message || CATALOGUE_MESSAGES.internal;
+}
+
+/**
+ * Turns whatever a supabase-js client put in `error` into a QueryError, keeping its code and
+ * status; `status` is the HTTP status of the result when the error itself does not carry one
+ * (PostgREST). The upstream text stays in `details` for diagnostics, never in `message`.
+ */
+export function toQueryError(error: unknown, status?: number): QueryError {
   if (error instanceof QueryError) return error;
   const message = field(error, 'message');
   const code = field(error, 'code');
-  const status = field(error, 'status');
-  return new QueryError(
-    typeof message === 'string' && message ? message : 'Something went wrong.',
-    {
-      code: typeof code === 'string' ? code : undefined,
-      status: typeof status === 'number' ? status : undefined,
-      details: error,
-    },
-  );
+  const ownStatus = field(error, 'status');
+  const knownStatus = typeof ownStatus === 'number' ? ownStatus : status;
+  const knownCode = typeof code === 'string' && code ? code : undefined;
+  const text = typeof message === 'string' ? message : '';
+  const shown = displayMessage(text, knownCode, knownStatus, error);
+  return new QueryError(shown, {
+    code: typeof code === 'string' ? code : undefined,
+    status: knownStatus,
+    details: error,
+  });
 }
 
 /** The data of a supabase-js result, or a thrown QueryError. */
 export function unwrap<T>(result: SupabaseResult<T>): T | null {
-  if (result.error !== null && result.error !== undefined) throw toQueryError(result.error);
+  if (result.error !== null && result.error !== undefined) {
+    throw toQueryError(result.error, result.status);
+  }
   return result.data;
 }
 

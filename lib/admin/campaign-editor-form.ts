@@ -3,6 +3,7 @@
 // refusals placed at their field.
 import type { Tables, TablesUpdate } from '../database.types';
 import { checkEmail } from '../email';
+import { toQueryError } from '../use-query';
 import { slugify } from './list-form';
 
 export type CampaignRow = Tables<'campaigns'>;
@@ -150,7 +151,7 @@ export function campaignWriteError(error: { code?: string; message?: string }): 
       return {
         field: null,
         message: message
-          ? `Saving failed: ${message}`
+          ? `Saving failed: ${toQueryError(error).message}`
           : 'We could not reach the server. Check your connection and try again.',
       };
   }

@@ -39,8 +39,8 @@ export async function loadCampaign(
     client.from('campaigns').select('*').eq('id', id).maybeSingle(),
     client.from('campaign_lists').select('list_id').eq('campaign_id', id),
   ]);
-  if (campaign.error) return { data: null, error: campaign.error };
-  if (lists.error) return { data: null, error: lists.error };
+  if (campaign.error) return { data: null, error: campaign.error, status: campaign.status };
+  if (lists.error) return { data: null, error: lists.error, status: lists.status };
   if (!campaign.data) return { data: null, error: null };
   return {
     data: { campaign: campaign.data, listIds: (lists.data ?? []).map((r) => r.list_id) },
@@ -106,8 +106,10 @@ export async function recipientCount(
   listIds: string[],
 ): Promise<SupabaseResult<number>> {
   if (listIds.length === 0) return { data: 0, error: null };
-  const { data, error } = await client.rpc('campaign_recipient_count', { p_list_ids: listIds });
-  return { data: data ?? null, error };
+  const { data, error, status } = await client.rpc('campaign_recipient_count', {
+    p_list_ids: listIds,
+  });
+  return { data: data ?? null, error, status };
 }
 
 export type CampaignAction = 'send' | 'schedule' | 'pause' | 'resume' | 'cancel';

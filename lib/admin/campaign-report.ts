@@ -32,14 +32,14 @@ export async function getReportCampaign(
   id: string,
 ): Promise<SupabaseResult<ReportCampaign | null>> {
   if (!isCampaignId(id)) return { data: null, error: null };
-  const { data, error } = await client
+  const { data, error, status } = await client
     .from('campaigns')
     .select(
       'id,name,subject,status,recipients,scheduled_at,started_at,finished_at,campaign_lists(lists(id,name))',
     )
     .eq('id', id)
     .maybeSingle();
-  if (error) return { data: null, error };
+  if (error) return { data: null, error, status };
   if (!data) return { data: null, error: null };
   const { campaign_lists: links, ...rest } = data;
   return {
@@ -58,8 +58,8 @@ export async function getCampaignReport(
   id: string,
 ): Promise<SupabaseResult<CampaignReport | null>> {
   if (!isCampaignId(id)) return { data: null, error: null };
-  const { data, error } = await client.rpc('campaign_report', { p_campaign_id: id });
-  if (error) return { data: null, error };
+  const { data, error, status } = await client.rpc('campaign_report', { p_campaign_id: id });
+  if (error) return { data: null, error, status };
   const row = data?.[0];
   if (!row) return { data: null, error: null };
   // bigint columns arrive as numbers from PostgREST; make sure of it for the arithmetic.
@@ -113,8 +113,8 @@ export async function listDeliveries(
     .eq('campaign_id', campaignId);
   if (status) query = query.eq('status', status);
   if (after) query = query.gt('subscriber_id', after);
-  const { data, error } = await query.order('subscriber_id').limit(limit + 1);
-  if (error) return { data: null, error };
+  const { data, error, status: httpStatus } = await query.order('subscriber_id').limit(limit + 1);
+  if (error) return { data: null, error, status: httpStatus };
   const rows: DeliveryRow[] = data.map(({ subscribers, ...rest }) => ({
     ...rest,
     status: rest.status as DeliveryStatus,

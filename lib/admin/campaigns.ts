@@ -2,7 +2,7 @@
 // newest first, in keyset pages; a new draft; delete. Takes the client so tests may pass a member's.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../database.types';
-import type { SupabaseResult } from '../use-query';
+import { toQueryError, type SupabaseResult } from '../use-query';
 import { NEW_CAMPAIGN_NAME } from './campaign-editor-form';
 
 type Client = SupabaseClient<Database>;
@@ -107,11 +107,11 @@ export async function listCampaigns(
       `created_at.lt."${cursor.createdAt}",and(created_at.eq."${cursor.createdAt}",id.lt.${cursor.id})`,
     );
   }
-  const { data, error } = await query
+  const { data, error, status } = await query
     .order('created_at', { ascending: false })
     .order('id', { ascending: false })
     .limit(limit + 1);
-  if (error) return { data: null, error };
+  if (error) return { data: null, error, status };
   const rows = (data as unknown as SummaryRow[]).map(toSummary);
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
@@ -127,16 +127,12 @@ export async function createDraft(
   client: Client,
   name = NEW_CAMPAIGN_NAME,
 ): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
-  const { data, error } = await client.from('campaigns').insert({ name }).select('id').single();
-  if (error) {
-    return {
-      ok: false,
-      message:
-        error.code === '42501'
-          ? 'You do not have permission to do that.'
-          : error.message || 'The campaign could not be created.',
-    };
-  }
+  const { data, error, status } = await client
+    .from('campaigns')
+    .insert({ name })
+    .select('id')
+    .single();
+  if (error) return { ok: false, message: toQueryError(error, status).message };
   return { ok: true, id: data.id };
 }
 
@@ -150,8 +146,8 @@ export async function deleteCampaign(
   client: Client,
   id: string,
 ): Promise<{ ok: true } | { ok: false; message: string }> {
-  const { data, error } = await client.from('campaigns').delete().eq('id', id).select('id');
-  if (error) return { ok: false, message: error.message };
+  const { data, error, status } = await client.from('campaigns').delete().eq('id', id).select('id');
+  if (error) return { ok: false, message: toQueryError(error, status).message };
   // RLS hides a refused delete: no error, no row (e.g. the draft was sent meanwhile).
   if (!data?.length) {
     return {

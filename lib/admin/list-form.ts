@@ -1,6 +1,7 @@
 // The list editor's rules (SPEC §3, §5), shared by the form and its tests: slug, name and
 // description checks, a slug suggested from the name, and database refusals placed at a field.
 import type { Tables, TablesInsert } from '../database.types';
+import { toQueryError } from '../use-query';
 
 export const SLUG_MAX = 48;
 export const NAME_MAX = 100;
@@ -117,7 +118,7 @@ export function listWriteError(error: { code?: string; message?: string }): List
       return {
         field: null,
         message: message
-          ? `Saving failed: ${message}`
+          ? `Saving failed: ${toQueryError(error).message}`
           : 'We could not reach the server. Check your connection and try again.',
       };
   }

@@ -29,8 +29,8 @@ export async function listLists(client: Client): Promise<SupabaseResult<ListWith
     client.from('lists').select('*').order('created_at').order('name').order('id'),
     client.rpc('list_subscription_counts'),
   ]);
-  if (lists.error) return { data: null, error: lists.error };
-  if (counts.error) return { data: null, error: counts.error };
+  if (lists.error) return { data: null, error: lists.error, status: lists.status };
+  if (counts.error) return { data: null, error: counts.error, status: counts.status };
   const byList = new Map(
     (counts.data ?? []).map((c) => [
       c.list_id,

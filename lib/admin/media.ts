@@ -2,7 +2,7 @@
 // newest first, and deletion. Takes the client so hooks pass the browser's and tests a member's.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../database.types';
-import type { SupabaseResult } from '../use-query';
+import { toQueryError, type SupabaseResult } from '../use-query';
 import { MEDIA_BUCKET } from './media-upload';
 
 type Client = SupabaseClient<Database>;
@@ -94,7 +94,7 @@ export async function deleteMedia(
   path: string,
 ): Promise<{ ok: true } | { ok: false; message: string }> {
   const { data, error } = await client.storage.from(MEDIA_BUCKET).remove([path]);
-  if (error) return { ok: false, message: error.message };
+  if (error) return { ok: false, message: toQueryError(error).message };
   // A refused or already-gone delete answers no error and no removed object.
   if (!data?.length) {
     return {

@@ -107,7 +107,7 @@ export async function changeRole(
     .eq('user_id', userId)
     .select('user_id')
     .single();
-  if (result.error) throw refusal(toQueryError(result.error));
+  if (result.error) throw refusal(toQueryError(result.error, result.status));
 }
 
 /** Removes a member from the team (owner only); their sign-in stays but opens nothing. */
@@ -118,7 +118,7 @@ export async function removeMember(client: SupabaseClient, userId: string): Prom
     .eq('user_id', userId)
     .select('user_id')
     .single();
-  if (result.error) throw refusal(toQueryError(result.error));
+  if (result.error) throw refusal(toQueryError(result.error, result.status));
 }
 
 /** "No row" after RLS means the caller may not do it; other errors keep the database's message. */

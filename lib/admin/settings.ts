@@ -116,6 +116,6 @@ export async function saveSettings(
   form: Partial<SettingsForm>,
 ): Promise<Settings> {
   const result = await client.from('settings').update(form).eq('id', true).select('*').single();
-  if (result.error) throw toQueryError(result.error);
+  if (result.error) throw toQueryError(result.error, result.status);
   return result.data as Settings;
 }

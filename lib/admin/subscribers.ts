@@ -77,8 +77,8 @@ export async function countSubscribers(
   client: SupabaseClient,
   filters: SubscriberFilters,
 ): Promise<number> {
-  const { count, error } = await filtered(client, filters, 'id', true);
-  if (error) throw toQueryError(error);
+  const { count, error, status } = await filtered(client, filters, 'id', true);
+  if (error) throw toQueryError(error, status);
   return count ?? 0;
 }
 
@@ -160,7 +160,7 @@ export async function addSubscriber(
     .insert({ email: email.email, name })
     .select('id')
     .single();
-  if (inserted.error) return addErrorFor(toQueryError(inserted.error));
+  if (inserted.error) return addErrorFor(toQueryError(inserted.error, inserted.status));
   const id = (inserted.data as { id: string }).id;
   if (input.listIds.length > 0) {
     const subscribed = await client
@@ -169,7 +169,7 @@ export async function addSubscriber(
         input.listIds.map((list_id) => ({ subscriber_id: id, list_id, status: input.status })),
       );
     if (subscribed.error) {
-      const message = toQueryError(subscribed.error).message;
+      const message = toQueryError(subscribed.error, subscribed.status).message;
       return { ok: false, field: 'lists', id, message: `Added, but not to the lists: ${message}` };
     }
   }

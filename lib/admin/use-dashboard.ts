@@ -17,8 +17,8 @@ async function readTotals(): Promise<SupabaseResult<DashboardTotals>> {
     supabase.rpc('subscriber_status_counts'),
     listLists(supabase),
   ]);
-  if (statuses.error) return { data: null, error: statuses.error };
-  if (lists.error) return { data: null, error: lists.error };
+  if (statuses.error) return { data: null, error: statuses.error, status: statuses.status };
+  if (lists.error) return { data: null, error: lists.error, status: lists.status };
   const byStatus = new Map((statuses.data ?? []).map((s) => [s.status, Number(s.total)]));
   const enabled = byStatus.get('enabled') ?? 0;
   const blocklisted = byStatus.get('blocklisted') ?? 0;
@@ -67,6 +67,7 @@ export function useSignupsPerDay(days = 30) {
     return {
       data: (result.data ?? []).map((r) => ({ day: r.day, signups: Number(r.signups) })),
       error: result.error,
+      status: result.status,
     };
   });
 }
