@@ -383,3 +383,29 @@ test('the preview renderer loads after the form; if its download fails, Retry br
   ).toBeVisible();
   await expect(page.getByText('The preview could not be loaded.')).toHaveCount(0);
 });
+
+test('by keyboard, closing the Send now dialog puts focus back on Send now', async ({ page }) => {
+  const admin = await createTeamUser('admin');
+  const list = await listWith('Keyboard', 1);
+  const id = await draftCampaign(`Keyboard issue ${randomUUID().slice(0, 6)}`, [list.id]);
+  await signInWithPassword(page, admin, `/admin/campaigns/edit/?id=${id}`);
+  await expect(count(page)).toHaveText('1 recipient');
+
+  const sendNow = page.getByRole('button', { name: 'Send now' });
+  const confirm = page.getByRole('dialog', { name: 'Send this campaign now?' });
+  // Send now saves the draft first (the button is busy meanwhile), then asks.
+  await sendNow.focus();
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
+  await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(sendNow).toBeFocused();
+
+  // The same with the dialog's Cancel button, by keyboard.
+  await page.keyboard.press('Enter');
+  await expect(confirm).toBeVisible();
+  await page.keyboard.press('Enter'); // on Cancel
+  await expect(confirm).toBeHidden();
+  await expect(sendNow).toBeFocused();
+});
