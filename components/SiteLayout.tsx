@@ -3,6 +3,7 @@
 import Head from 'next/head';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { siteTitle } from '../lib/site';
 import { usePublicSettings } from '../lib/use-public-settings';
 import Logo from './Logo';
 import styles from './SiteLayout.module.css';
@@ -18,12 +19,13 @@ export default function SiteLayout({
   header?: boolean;
 }) {
   const { site } = usePublicSettings();
-  const fullTitle = title ? `${title} · ${site.name}` : site.name;
+  // While the settings load (or cannot be read) the site has no name to show: no made-up one.
+  const fullTitle = siteTitle(title, site.name) || 'Newsletter';
   return (
     <>
       <Head>
         <title>{fullTitle}</title>
-        <meta name="description" content={site.tagline} />
+        {site.tagline && <meta name="description" content={site.tagline} />}
       </Head>
       <a href="#main" className={styles.skip}>
         Skip to content
@@ -31,8 +33,8 @@ export default function SiteLayout({
       <div className={styles.page}>
         {header && (
           <header className={styles.header}>
-            <Link href="/" className={styles.brand}>
-              <Logo size={32} src={site.logoSrc} className={styles.brandLogo} />
+            <Link href="/" className={styles.brand} aria-label={site.known ? undefined : 'Home'}>
+              {site.known && <Logo size={32} src={site.logoSrc} className={styles.brandLogo} />}
               <span>{site.name}</span>
             </Link>
           </header>
@@ -41,10 +43,14 @@ export default function SiteLayout({
           {children}
         </main>
         <footer className={styles.footer}>
-          <span>© {site.name}</span>
-          <span aria-hidden="true" className={styles.separator}>
-            ·
-          </span>
+          {site.known && (
+            <>
+              <span>© {site.name}</span>
+              <span aria-hidden="true" className={styles.separator}>
+                ·
+              </span>
+            </>
+          )}
           <span>Unsubscribe from any email with one click.</span>
         </footer>
       </div>

@@ -1,20 +1,21 @@
 // Unit tests for the site identity shown on public pages.
 import { describe, expect, it } from 'vitest';
-import { SITE_DEFAULTS, siteIdentity } from './site';
+import { SITE_DEFAULTS, siteIdentity, siteTitle } from './site';
 
 describe('siteIdentity', () => {
-  it('falls back to the defaults while loading or without a row', () => {
+  it('is unknown, with no name or tagline, while loading or without a row', () => {
     for (const row of [undefined, null]) {
       expect(siteIdentity(row)).toEqual({
-        name: SITE_DEFAULTS.name,
-        tagline: SITE_DEFAULTS.tagline,
+        known: false,
+        name: '',
+        tagline: '',
         logoSrc: null,
         showSubscriberCount: false,
       });
     }
   });
 
-  it('uses the row, blank fields falling back, and the logo as a media bucket path', () => {
+  it('uses the row; a cleared tagline stays empty, the logo is a media bucket path', () => {
     expect(
       siteIdentity({
         site_name: ' The Letter ',
@@ -23,13 +24,22 @@ describe('siteIdentity', () => {
         show_subscriber_count: true,
       }),
     ).toEqual({
+      known: true,
       name: 'The Letter',
-      tagline: SITE_DEFAULTS.tagline,
+      tagline: '',
       logoSrc: 'media/brand/logo.png',
       showSubscriberCount: true,
     });
     expect(
       siteIdentity({ site_name: '', tagline: 'Hi', logo_path: '', show_subscriber_count: false }),
-    ).toMatchObject({ name: SITE_DEFAULTS.name, tagline: 'Hi', logoSrc: null });
+    ).toMatchObject({ known: true, name: SITE_DEFAULTS.name, tagline: 'Hi', logoSrc: null });
+  });
+});
+
+describe('siteTitle', () => {
+  it('joins the known parts', () => {
+    expect(siteTitle('Archive', 'The Letter')).toBe('Archive · The Letter');
+    expect(siteTitle('Archive', '')).toBe('Archive');
+    expect(siteTitle('', 'The Letter')).toBe('The Letter');
   });
 });

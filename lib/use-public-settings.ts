@@ -10,12 +10,13 @@ export function usePublicSettings(): {
   site: SiteIdentity;
   isLoading: boolean;
   error: QueryError | undefined;
+  retry: () => void;
 } {
-  const { data, error, isLoading } = useQuery(
+  const { data, error, isLoading, mutate } = useQuery(
     PUBLIC_SETTINGS_KEY,
     () => supabase.rpc('public_settings').maybeSingle(),
     // The identity rarely changes; one read per visit is enough.
     { revalidateOnFocus: false, revalidateOnReconnect: false },
   );
-  return { site: siteIdentity(data), isLoading, error };
+  return { site: siteIdentity(data), isLoading, error, retry: () => void mutate() };
 }

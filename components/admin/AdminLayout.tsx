@@ -7,6 +7,7 @@ import { useRouter } from 'next/router';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { can, ROLE_LABELS, type Permission } from '../../lib/roles';
 import { useMember } from '../../lib/use-member';
+import { siteTitle } from '../../lib/site';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { signOut } from '../../lib/use-session';
 import Logo from '../Logo';
@@ -54,7 +55,7 @@ function Centered({ title, children }: { title: string; children: ReactNode }) {
   return (
     <>
       <Head>
-        <title>{`${title} · ${site.name} admin`}</title>
+        <title>{siteTitle(title, site.name ? `${site.name} admin` : 'Admin')}</title>
       </Head>
       <main id="main" className={styles.centered}>
         {children}
@@ -143,7 +144,7 @@ export default function AdminLayout({ title, permission, actions, children }: Ad
   return (
     <AdminContext.Provider value={value}>
       <Head>
-        <title>{`${title} · ${site.name} admin`}</title>
+        <title>{siteTitle(title, site.name ? `${site.name} admin` : 'Admin')}</title>
       </Head>
       <a href="#main" className={styles.skip}>
         Skip to content
@@ -152,7 +153,7 @@ export default function AdminLayout({ title, permission, actions, children }: Ad
         <header className={styles.topbar}>
           <Link href="/admin/" className={styles.brand}>
             <Logo size={28} />
-            <span className={styles.siteName}>{site.name}</span>
+            <span className={styles.siteName}>{site.name || 'Admin'}</span>
           </Link>
           <AdminNav />
           <div className={styles.user}>

@@ -1,6 +1,7 @@
 // Centred card for the sign-in pages (/login/, /auth/callback/): logo, heading, body.
 import Head from 'next/head';
 import type { ReactNode } from 'react';
+import { siteTitle } from '../../lib/site';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import Logo from '../Logo';
 import styles from './AuthCard.module.css';
@@ -19,7 +20,7 @@ export function AuthCard({
   return (
     <>
       <Head>
-        <title>{`${pageTitle} · ${site.name}`}</title>
+        <title>{siteTitle(pageTitle, site.name)}</title>
         <meta name="robots" content="noindex" />
       </Head>
       <main id="main" className={styles.page}>

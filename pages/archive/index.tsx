@@ -63,7 +63,10 @@ export default function ArchivePage() {
           </Link>
         }
       >
-        <p>Past issues of {site.name} will appear here once the first one is sent.</p>
+        <p>
+          Past issues of {site.name || 'this newsletter'} will appear here once the first one is
+          sent.
+        </p>
       </StatusPanel>
     );
   } else if (page.issues.length === 0) {
@@ -87,7 +90,9 @@ export default function ArchivePage() {
           <h1 ref={heading} tabIndex={-1} className={styles.title}>
             Archive
           </h1>
-          <p className={styles.lead}>Every past issue of {site.name}, newest first.</p>
+          <p className={styles.lead}>
+            Every past issue{site.name ? ` of ${site.name}` : ''}, newest first.
+          </p>
         </header>
         <IssueList issues={page.issues} headingLevel={2} label="Issues" />
         {(page.newer || page.older) && (
@@ -126,7 +131,7 @@ export default function ArchivePage() {
           <SubscribeCallout
             siteName={site.name}
             title="Get the next issue by email"
-            text={site.tagline}
+            text={site.tagline || 'New issues arrive in your inbox.'}
           />
         </div>
       )}

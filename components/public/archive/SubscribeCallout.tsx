@@ -14,9 +14,12 @@ export default function SubscribeCallout({
   siteName: string;
 }) {
   return (
-    <aside className={styles.callout} aria-label={`Subscribe to ${siteName}`}>
+    <aside
+      className={styles.callout}
+      aria-label={siteName ? `Subscribe to ${siteName}` : 'Subscribe'}
+    >
       <h2 className={styles.calloutTitle}>{title}</h2>
-      <p className={styles.calloutText}>{text}</p>
+      {text && <p className={styles.calloutText}>{text}</p>}
       <Link href="/" className={publicStyles.button}>
         Subscribe
         <ArrowRight aria-hidden="true" />

@@ -65,7 +65,7 @@ export default function IssuePage() {
         <IssueBody html={issue.body_html} />
         <SubscribeCallout
           siteName={site.name}
-          title={`Enjoyed this? Get the next issue of ${site.name}`}
+          title={`Enjoyed this? Get the next issue${site.name ? ` of ${site.name}` : ''}`}
           text="New issues arrive in your inbox. Unsubscribe from any email with one click."
         />
       </article>
