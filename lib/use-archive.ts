@@ -42,12 +42,13 @@ export function useArchivePage(position: ArchivePosition | null): {
 export function useLatestIssues(): {
   issues: ArchiveSummary[] | undefined;
   error: QueryError | undefined;
+  retry: () => void;
 } {
-  const { data, error } = useQuery(queryKey('archive/latest'), () =>
+  const { data, error, mutate } = useQuery(queryKey('archive/latest'), () =>
     supabase.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
   );
   // The function answers one row more than asked, to tell whether more exist.
-  return { issues: data?.slice(0, LATEST_ISSUES), error };
+  return { issues: data?.slice(0, LATEST_ISSUES), error, retry: () => void mutate() };
 }
 
 /** One issue by slug: the row, null when no archived issue has it, undefined while loading. */

@@ -10,8 +10,10 @@ export function usePublicLists(): {
   lists: PublicList[] | undefined;
   isLoading: boolean;
   error: QueryError | undefined;
+  /** Reads the lists again (the Try again of a failed load). */
+  retry: () => void;
 } {
-  const { data, error, isLoading } = useQuery(
+  const { data, error, isLoading, mutate } = useQuery(
     PUBLIC_LISTS_KEY,
     () =>
       supabase
@@ -19,7 +21,9 @@ export function usePublicLists(): {
         .select(PUBLIC_LIST_COLUMNS)
         .eq('visibility', 'public')
         .order('created_at', { ascending: true })
-        .order('slug', { ascending: true }),
+        .order('slug', { ascending: true })
+        // No silent retries for seconds: a failed read shows its error and a Try again at once.
+        .retry(false),
     { revalidateOnFocus: false },
   );
   return {
@@ -30,5 +34,6 @@ export function usePublicLists(): {
       : undefined,
     isLoading,
     error,
+    retry: () => void mutate(),
   };
 }

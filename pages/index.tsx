@@ -1,11 +1,18 @@
 // `/`: the site's name, tagline and logo from `settings`, the signup form for the public lists
 // (a referral link `/?ref=<code>&list=<slug>` pre-checks its list and credits the referrer), and
 // the subscriber count when the owner shows it, and the latest archived issues (SPEC §2).
-import { Users } from 'lucide-react';
+// While the identity loads the hero is a neutral placeholder; when the site cannot be read the page
+// says so and offers Try again instead of a form that can only fail; with no public list there is
+// no form at all, only "Signups are not open yet."
+import { RotateCcw, Users } from 'lucide-react';
 import Logo from '../components/Logo';
 import SignupForm from '../components/SignupForm';
 import SiteLayout from '../components/SiteLayout';
+import StatusPanel from '../components/public/StatusPanel';
+import publicStyles from '../components/public/Public.module.css';
 import LatestIssues from '../components/public/archive/LatestIssues';
+import { MESSAGES } from '../lib/subscribe';
+import { useLatestIssues } from '../lib/use-archive';
 import { usePublicLists } from '../lib/use-public-lists';
 import { usePublicSettings } from '../lib/use-public-settings';
 import { useSearchParam } from '../lib/use-search-params';
@@ -14,40 +21,86 @@ import { formatCount } from '../lib/waitlist';
 import styles from '../styles/Home.module.css';
 
 export default function Home() {
-  const { site } = usePublicSettings();
-  const { lists } = usePublicLists();
+  const settings = usePublicSettings();
+  const { site } = settings;
+  const publicLists = usePublicLists();
+  const { lists } = publicLists;
+  const latest = useLatestIssues();
   const ref = useSearchParam('ref');
   const list = useSearchParam('list');
   const count = useSubscriberCount(site.showSubscriberCount);
   const referred = Boolean(ref.value);
 
+  const failed = settings.error ?? publicLists.error;
+  if (failed) {
+    const retry = () => {
+      settings.retry();
+      publicLists.retry();
+      latest.retry();
+    };
+    return (
+      <SiteLayout header={false}>
+        <StatusPanel
+          tone="error"
+          title="This page could not load"
+          actions={
+            <button type="button" className={publicStyles.button} onClick={retry}>
+              <RotateCcw aria-hidden="true" />
+              Try again
+            </button>
+          }
+        >
+          <p>{failed.message}</p>
+        </StatusPanel>
+      </SiteLayout>
+    );
+  }
+
+  const notOpen = lists !== undefined && lists.length === 0;
+
   return (
     <SiteLayout header={false}>
-      <header className={styles.hero}>
-        <Logo className={styles.logo} size={60} src={site.logoSrc} />
-        <h1 className={styles.title}>{site.name}</h1>
-        <p className={styles.tagline}>{site.tagline}</p>
-        {count !== null && count > 0 && (
-          <p className={styles.count} aria-live="polite">
-            <Users aria-hidden="true" />
-            Join {formatCount(count)} {count === 1 ? 'reader' : 'readers'}
-          </p>
-        )}
-      </header>
+      {site.known ? (
+        <header className={styles.hero}>
+          <Logo className={styles.logo} size={60} src={site.logoSrc} />
+          <h1 className={styles.title}>{site.name}</h1>
+          {site.tagline && <p className={styles.tagline}>{site.tagline}</p>}
+          {count !== null && count > 0 && (
+            <p className={styles.count} aria-live="polite">
+              <Users aria-hidden="true" />
+              Join {formatCount(count)} {count === 1 ? 'reader' : 'readers'}
+            </p>
+          )}
+        </header>
+      ) : (
+        <div className={`${styles.hero} ${styles.placeholder}`} aria-hidden="true">
+          <span className={styles.placeholderLogo} />
+          <span className={styles.placeholderTitle} />
+          <span className={styles.placeholderLine} />
+        </div>
+      )}
       <section className={styles.card} aria-labelledby="signup-heading">
         <h2 id="signup-heading" className={styles.cardTitle}>
           Get the newsletter
         </h2>
-        {referred && (
-          <p className={styles.referred}>A friend invited you. Sign up below to join them.</p>
+        {notOpen ? (
+          <p className={styles.notOpen} role="status">
+            {MESSAGES.not_open} Come back soon.
+          </p>
+        ) : (
+          <>
+            {referred && (
+              <p className={styles.referred}>A friend invited you. Sign up below to join them.</p>
+            )}
+            {/* The form waits for the query string so a referral's list is checked from the start. */}
+            <SignupForm
+              key={ref.ready ? 'ready' : 'static'}
+              lists={lists}
+              initialList={list.value}
+              referral={ref.value}
+            />
+          </>
         )}
-        {/* The form waits for the query string so a referral's list is checked from the start. */}
-        <SignupForm
-          key={ref.ready ? 'ready' : 'static'}
-          lists={lists}
-          initialList={list.value}
-          referral={ref.value}
-        />
       </section>
       <LatestIssues />
     </SiteLayout>
