@@ -1,16 +1,19 @@
 // `/embed/?list=<slug>`: the signup form alone, for an iframe on another site: no site header or
 // footer, a transparent page, and subscriptions to that one list only.
 import Head from 'next/head';
-import { CircleAlert, LoaderCircle } from 'lucide-react';
+import { CircleAlert, LoaderCircle, RotateCcw } from 'lucide-react';
+import type { ReactNode } from 'react';
 import SignupForm from '../../components/SignupForm';
+import publicStyles from '../../components/public/Public.module.css';
 import styles from '../../styles/Embed.module.css';
 import { usePublicLists } from '../../lib/use-public-lists';
+import { siteTitle } from '../../lib/site';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
 
 export default function EmbedPage() {
   const slug = useSearchParam('list');
-  const { lists, error } = usePublicLists();
+  const { lists, error, retry } = usePublicLists();
   const { site } = usePublicSettings();
   const list = lists?.find((l) => l.slug === slug.value);
 
@@ -22,7 +25,19 @@ export default function EmbedPage() {
       </Message>
     );
   } else if (error) {
-    content = <Message title="The signup form could not load">{error.message}</Message>;
+    content = (
+      <Message
+        title="The signup form could not load"
+        action={
+          <button type="button" className={publicStyles.button} onClick={retry}>
+            <RotateCcw aria-hidden="true" />
+            Try again
+          </button>
+        }
+      >
+        {error.message}
+      </Message>
+    );
   } else if (!lists || !slug.ready) {
     content = (
       <p className={styles.loading} role="status">
@@ -49,7 +64,7 @@ export default function EmbedPage() {
   return (
     <>
       <Head>
-        <title>{list ? `${list.name} · ${site.name}` : `Sign up · ${site.name}`}</title>
+        <title>{siteTitle(list ? list.name : 'Sign up', site.name)}</title>
       </Head>
       {/* The host page shows through: no gradient, no margins of the site frame. */}
       <style global jsx>{`
@@ -63,13 +78,22 @@ export default function EmbedPage() {
   );
 }
 
-function Message({ title, children }: { title: string; children: React.ReactNode }) {
+function Message({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className={styles.message} role="alert">
       <CircleAlert aria-hidden="true" />
       <div>
         <h1 className={styles.messageTitle}>{title}</h1>
         <p>{children}</p>
+        {action && <div className={styles.messageAction}>{action}</div>}
       </div>
     </div>
   );
