@@ -47,8 +47,14 @@ export type JwtVerifyResult =
   | { ok: true; claims: JwtClaims }
   | { ok: false; reason: 'expired' | 'invalid' | 'malformed'; message: string };
 
-/** Verifies an HS256 JWT; distinguishes expiry (PGRST303 "JWT expired") from bad tokens (PGRST301). */
-export async function verifyJwt(token: string): Promise<JwtVerifyResult> {
+/**
+ * Verifies an HS256 JWT; distinguishes expiry (PGRST303 "JWT expired") from bad tokens (PGRST301).
+ * `clockToleranceSeconds` lets `exp` and `nbf` be that far off, as PostgREST's 30 s skew does.
+ */
+export async function verifyJwt(
+  token: string,
+  { clockToleranceSeconds = 0 }: { clockToleranceSeconds?: number } = {},
+): Promise<JwtVerifyResult> {
   if (token.split('.').length !== 3) {
     return {
       ok: false,
@@ -57,7 +63,10 @@ export async function verifyJwt(token: string): Promise<JwtVerifyResult> {
     };
   }
   try {
-    const { payload } = await jwtVerify(token, secretBytes, { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, secretBytes, {
+      algorithms: ['HS256'],
+      clockTolerance: clockToleranceSeconds,
+    });
     return { ok: true, claims: payload as JwtClaims };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired)

@@ -183,6 +183,18 @@ describe('JWT errors', () => {
       );
     }
     expect((await call(await sign({ iat: now + 10 }))).status).toBe(200);
+    expect((await call(await sign({ nbf: now + 10 }))).status).toBe(200);
+  });
+
+  it('accepts a token up to 30 s past its exp, as PostgREST allows for clock skew', async () => {
+    const sign = (exp: number) =>
+      new SignJWT({ role: 'authenticated', sub: ALICE, exp })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(new TextEncoder().encode(f.emu.keys.jwtSecret));
+    const now = Math.floor(Date.now() / 1000);
+    expect((await call(await sign(now - 10))).status).toBe(200);
+    const expired = await call(await sign(now - 120));
+    expect([expired.status, (await expired.json()).message]).toEqual([401, 'JWT expired']);
   });
 
   it('answers 401 PGRST301 for a forged or undecodable token', async () => {

@@ -22,9 +22,9 @@ export async function callerFromRequest(headers: HeaderSource): Promise<Caller> 
   }
   const token = match[1]!;
   const cached = verified.get(token);
-  if (cached && (cached.exp === undefined || cached.exp * 1000 > Date.now()))
+  if (cached && (cached.exp === undefined || (cached.exp + SKEW_SECONDS) * 1000 > Date.now()))
     return callerOf(cached);
-  const result = await verifyJwt(token);
+  const result = await verifyJwt(token, { clockToleranceSeconds: SKEW_SECONDS });
   if (!result.ok) {
     if (result.reason === 'expired') throw jwtError('PGRST303', 'JWT expired');
     // jose's wording for a future `nbf`; PostgREST v13+ answers it as a claims error.
@@ -33,10 +33,8 @@ export async function callerFromRequest(headers: HeaderSource): Promise<Caller> 
     }
     throw jwtError('PGRST301', result.message);
   }
-  // PostgREST (v12's jose validation, v13+'s checkForErrors) refuses a token issued in the
-  // future, allowing 30 s of clock skew.
   const iat = result.claims.iat;
-  if (typeof iat === 'number' && iat > Date.now() / 1000 + 30) {
+  if (typeof iat === 'number' && iat > Date.now() / 1000 + SKEW_SECONDS) {
     throw jwtError('PGRST303', 'JWT issued at future');
   }
   // Verified tokens are remembered (until they expire) so a busy client pays for HMAC once, as
@@ -47,6 +45,12 @@ export async function callerFromRequest(headers: HeaderSource): Promise<Caller> 
 }
 
 const verified = new Map<string, JwtClaims>();
+
+/**
+ * PostgREST's `allowedSkewSeconds` (Auth/Jwt.hs checkForErrors): a token still counts for 30 s
+ * after its `exp`, and from 30 s before its `nbf` or `iat`.
+ */
+const SKEW_SECONDS = 30;
 
 function callerOf(claims: JwtClaims): Caller {
   return { role: typeof claims.role === 'string' ? claims.role : 'anon', claims };
