@@ -3,7 +3,7 @@
 import { ListPlus, Radio } from 'lucide-react';
 import Link from 'next/link';
 import { ListCountCells, ListCountHeads } from '../../components/admin/ListCountColumns';
-import AdminLayout from '../../components/admin/AdminLayout';
+import AdminLayout, { useAdmin } from '../../components/admin/AdminLayout';
 import { RecentCampaigns } from '../../components/admin/RecentCampaigns';
 import styles from '../../components/admin/Dashboard.module.css';
 import { SignupChart } from '../../components/admin/SignupChart';
@@ -22,6 +22,7 @@ import { useDashboardTotals, useSignupsPerDay } from '../../lib/admin/use-dashbo
 import { useSignupFeed } from '../../lib/admin/use-signup-feed';
 
 function Totals() {
+  const { can } = useAdmin();
   const { data, error, isValidating, mutate } = useDashboardTotals();
   if (error) {
     return (
@@ -45,9 +46,25 @@ function Totals() {
             hint: 'enabled addresses',
             tone: 'brand',
           },
-          { label: 'Confirmed', value: data.subscriptions.confirmed, tone: 'success' },
-          { label: 'Pending', value: data.subscriptions.pending, tone: 'warning' },
-          { label: 'Unsubscribed', value: data.subscriptions.unsubscribed, tone: 'neutral' },
+          // These three count subscriptions (one per person and list), not people.
+          {
+            label: 'Confirmed',
+            value: data.subscriptions.confirmed,
+            hint: 'subscriptions',
+            tone: 'success',
+          },
+          {
+            label: 'Pending',
+            value: data.subscriptions.pending,
+            hint: 'subscriptions',
+            tone: 'warning',
+          },
+          {
+            label: 'Unsubscribed',
+            value: data.subscriptions.unsubscribed,
+            hint: 'subscriptions',
+            tone: 'neutral',
+          },
           {
             label: 'Blocklisted',
             value: data.subscribers.blocklisted,
@@ -61,13 +78,17 @@ function Totals() {
           <EmptyState
             title="No lists yet."
             action={
-              <Link href="/admin/lists/" className={buttonClass('primary')}>
-                <ListPlus aria-hidden="true" width={18} height={18} />
-                Create a list
-              </Link>
+              can('manage-lists') ? (
+                <Link href="/admin/lists/" className={buttonClass('primary')}>
+                  <ListPlus aria-hidden="true" width={18} height={18} />
+                  Create a list
+                </Link>
+              ) : undefined
             }
           >
-            People subscribe to lists. Create one to start collecting signups.
+            {can('manage-lists')
+              ? 'People subscribe to lists. Create one to start collecting signups.'
+              : 'People subscribe to lists. An admin can create the first list.'}
           </EmptyState>
         ) : (
           <Table caption="Subscriptions by list" captionHidden stack>

@@ -112,8 +112,37 @@ test('the dashboard shows a failed read with a working Retry', async ({ page }) 
   );
   await page.reload();
   const alert = page.getByRole('alert').filter({ hasText: 'The chart could not be loaded.' });
-  await expect(alert).toContainText('The database is down.');
+  // The catalogue's message, never the server's own text (SPEC §8).
+  await expect(alert).toContainText('Something went wrong. Nothing was changed.');
+  await expect(alert).not.toContainText('The database is down.');
   fail = false;
   await alert.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('img', { name: /Signups per day/ })).toBeVisible();
+});
+
+test('subscription counts say so, and a viewer without lists is not offered Create a list', async ({
+  page,
+}) => {
+  const viewer = await createTeamUser('viewer');
+  await signInWithPassword(page, viewer);
+  const totals = page.locator('dl[aria-label="Totals"]');
+  for (const label of ['Confirmed', 'Pending', 'Unsubscribed']) {
+    await expect(tile(page, label).locator('xpath=following-sibling::dd[1]')).toHaveText(
+      'subscriptions',
+    );
+  }
+  await expect(totals.getByText('enabled addresses')).toBeVisible();
+
+  // No lists yet (the list read is stubbed empty): a viewer cannot create one, so is not asked to.
+  await page.route('**/rest/v1/lists?**', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '[]' }),
+  );
+  await page.reload();
+  const byList = page
+    .getByRole('heading', { name: 'By list' })
+    .locator('xpath=ancestor::section[1]');
+  await expect(page.getByText('No lists yet.')).toBeVisible();
+  await expect(page.getByText('An admin can create the first list.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create a list' })).toHaveCount(0);
+  await expect(byList).not.toContainText('Create one to start collecting signups');
 });
