@@ -70,6 +70,8 @@ test('the owner renames the site, sees it on /, and gets errors at the field', a
   await expect(page.getByLabel('Sender email')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Enter a valid email address.')).toBeVisible();
   await expect(page.getByText('Enter a site name.')).toBeVisible();
+  // Focus moves to the first invalid field (Site name comes before Sender email).
+  await expect(page.getByLabel('Site name')).toBeFocused();
   await expectNoAxeViolations(page, 'field errors');
   expect((await readSettings()).site_name).toBe(original.site_name);
 

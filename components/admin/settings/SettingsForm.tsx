@@ -1,7 +1,7 @@
 // Site identity, sender identity, postal address and the switches: the owner edits and saves (errors
 // at their field, nothing typed lost); everyone else reads the same form, read-only, with a note.
 import { Save } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import {
   LIMITS,
   normalizeForm,
@@ -24,6 +24,13 @@ export function SettingsForm({ settings, editable }: { settings: Settings; edita
   const [saved, setSaved] = useState(false);
   const [logoSaving, setLogoSaving] = useState(false);
   const { save, pending } = useSaveSettings();
+  const formRef = useRef<HTMLFormElement>(null);
+  // Bumped when a save is refused at a field: focus then moves to the first invalid field, as on
+  // the other admin forms, instead of staying on Save.
+  const [refused, setRefused] = useState(0);
+  useEffect(() => {
+    if (refused) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [refused]);
 
   const set = <K extends keyof Form>(name: K, value: Form[K]) => {
     setForm((f) => ({ ...f, [name]: value }));
@@ -37,13 +44,17 @@ export function SettingsForm({ settings, editable }: { settings: Settings; edita
     const problems = validateForm(clean);
     setErrors(problems);
     setSaved(false);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0) {
+      setRefused((n) => n + 1);
+      return;
+    }
     const outcome = await save(clean);
     if (outcome.ok) {
       setForm(toForm(outcome.settings));
       setSaved(true);
     } else {
       setErrors({ [outcome.field]: outcome.message });
+      if (outcome.field !== 'form') setRefused((n) => n + 1);
     }
   };
 
@@ -65,7 +76,7 @@ export function SettingsForm({ settings, editable }: { settings: Settings; edita
   });
 
   return (
-    <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
+    <form ref={formRef} className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
       {!editable ? (
         <StatusMessage tone="info">Only the owner can change these settings.</StatusMessage>
       ) : null}
