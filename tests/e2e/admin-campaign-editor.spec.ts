@@ -164,7 +164,7 @@ test('an editor writes a draft with an image, sees the preview and the live coun
   expect(await page.getByTestId('campaign-preview').getAttribute('sandbox')).toBe('');
 
   // The live count: 3 on News (2 + both), 4 with Extra (both counted once).
-  await expect(count(page)).toHaveText('Choose at least one list.');
+  await expect(count(page)).toHaveText('No list chosen: 0 recipients');
   await page.getByRole('checkbox', { name: news.name }).check();
   await expect(count(page)).toHaveText('3 recipients');
   await page.getByRole('checkbox', { name: extra.name }).check();
@@ -245,6 +245,8 @@ test('an admin sends after confirming and the progress bar reaches 100 %', async
   await page.getByRole('button', { name: 'Send now' }).click();
   const confirm = page.getByRole('dialog', { name: 'Send this campaign now?' });
   await expect(confirm).toContainText('3 recipients');
+  // That error belonged to Schedule; another action clears it.
+  await expect(page.getByText('Choose a time in the future.')).toHaveCount(0);
   await confirm.getByRole('button', { name: 'Send to 3' }).click();
 
   const bar = page.getByRole('progressbar', { name: 'Sending progress' });
@@ -408,4 +410,10 @@ test('by keyboard, closing the Send now dialog puts focus back on Send now', asy
   await page.keyboard.press('Enter'); // on Cancel
   await expect(confirm).toBeHidden();
   await expect(sendNow).toBeFocused();
+
+  // Without a list, Send now says so once: at the list field, not again in the recipient count.
+  await page.getByRole('checkbox', { name: list.name }).uncheck();
+  await sendNow.click();
+  await expect(page.getByText('Choose at least one list.')).toHaveCount(1);
+  await expect(count(page)).toHaveText('No list chosen: 0 recipients');
 });

@@ -16,7 +16,8 @@ function RecipientCount({ listIds, count }: { listIds: string[]; count: CountSta
   let text;
   if (count.error && count.data === undefined) text = 'The recipient count could not be read.';
   else if (count.data === undefined || count.data === null) text = 'Counting recipients…';
-  else if (listIds.length === 0) text = 'Choose at least one list.';
+  // Not "Choose at least one list.": that is the field's error after a send, said once.
+  else if (listIds.length === 0) text = 'No list chosen: 0 recipients';
   else text = `${formatCount(count.data)} ${count.data === 1 ? 'recipient' : 'recipients'}`;
   return (
     <p

@@ -71,6 +71,8 @@ export function SendPanel({
 
   async function sendTest() {
     setTestError(null);
+    // An error of Send at belongs to the last Schedule, not to this action.
+    setAtError(null);
     setNotice(null);
     setBusy('test');
     try {
@@ -85,6 +87,7 @@ export function SendPanel({
 
   async function openSend() {
     setError(null);
+    setAtError(null);
     setNotice(null);
     setBusy('send');
     const ok = await ready(true);
