@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { callFunction, sql } from '../functions/kit';
-import { clientAs, member, startImportEmulator, type Member } from './kit';
+import { clientAs, importCsv, member, startImportEmulator, type Member } from './kit';
 
 let emu: RunningEmulator;
 let admin: Member;
@@ -59,6 +59,27 @@ describe('export-subscribers', () => {
       'email,name,status,lists,created_at,attributes',
       `${tag}-a@example.com,"Ada, ""the first""",enabled,product-updates:confirmed,2026-01-02T03:04:05Z,"{""plan"": ""pro""}"`,
     ]);
+  });
+
+  it('guards cells a spreadsheet would run as formulas, and the import reads them back unguarded', async () => {
+    const email = `-${tag}-f@example.com`;
+    const name = '=HYPERLINK("https://evil.example/","click")';
+    await sql(emu, `insert into public.subscribers (email, name) values ($1, $2)`, [email, name]);
+    const answer = await exportAs(admin.token, { search: `-${tag}-f` });
+    expect(answer.body.rows).toBe(1);
+    const csv = await (await fetch(answer.body.url)).text();
+    expect(parseLines(csv)[1]).toMatch(
+      new RegExp(`^"'${email}","'=HYPERLINK\\(""https://evil\\.example/"",""click""\\)",enabled,,`),
+    );
+    // Read back in (the file as downloaded): the same subscriber, name unchanged, no new address.
+    const result = await importCsv(emu, admin.token, csv);
+    expect(result).toMatchObject({ status: 'done', inserted: 0, updated: 1, skipped: 0 });
+    const rows = await sql<{ email: string; name: string }>(
+      emu,
+      `select email, name from public.subscribers where email like $1`,
+      [`%-${tag}-f@example.com`],
+    );
+    expect(rows).toEqual([{ email, name }]);
   });
 
   it('filters by subscription status, subscriber status and search', async () => {

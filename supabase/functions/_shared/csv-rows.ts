@@ -52,13 +52,25 @@ export function attributesSize(attributes: Record<string, string>): number {
   return keys === 0 ? compact : compact + 2 * keys - 1;
 }
 
-export function toRow(record: string[], line: number, plan: ColumnPlan): ImportRow | BadRow {
-  if (record.length !== plan.count) {
-    return { line, reason: `expected ${plan.count} columns, found ${record.length}` };
+/**
+ * A field our export (and other careful tools) guarded against spreadsheet formulas: one apostrophe
+ * before =, +, -, @, a tab or a carriage return (private.csv_field). Spreadsheets hide it; the
+ * import drops it so an export read back in round-trips.
+ */
+const FORMULA_GUARD = /^'[-=+@\t\r]/;
+
+export function unguardField(field: string): string {
+  return FORMULA_GUARD.test(field) ? field.slice(1) : field;
+}
+
+export function toRow(raw: string[], line: number, plan: ColumnPlan): ImportRow | BadRow {
+  if (raw.length !== plan.count) {
+    return { line, reason: `expected ${plan.count} columns, found ${raw.length}` };
   }
-  if (record.some((field) => field.includes('\u0000'))) {
+  if (raw.some((field) => field.includes('\u0000'))) {
     return { line, reason: 'contains a NUL character' };
   }
+  const record = raw.map(unguardField);
   const email = normalizeEmail(record[plan.email] ?? '');
   if (!email) return { line, reason: 'missing email address' };
   if (!isValidNormalizedEmail(email)) return { line, reason: 'invalid email address' };
