@@ -4,12 +4,11 @@
 // While the identity loads the hero is a neutral placeholder; when the site cannot be read the page
 // says so and offers Try again instead of a form that can only fail; with no public list there is
 // no form at all, only "Signups are not open yet."
-import { RotateCcw, Users } from 'lucide-react';
+import { Users } from 'lucide-react';
 import Logo from '../components/Logo';
 import SignupForm from '../components/SignupForm';
 import SiteLayout from '../components/SiteLayout';
 import StatusPanel from '../components/public/StatusPanel';
-import publicStyles from '../components/public/Public.module.css';
 import LatestIssues from '../components/public/archive/LatestIssues';
 import { MESSAGES } from '../lib/subscribe';
 import { useLatestIssues } from '../lib/use-archive';
@@ -19,6 +18,7 @@ import { useSearchParam } from '../lib/use-search-params';
 import { useSubscriberCount } from '../lib/use-subscriber-count';
 import { formatCount } from '../lib/waitlist';
 import styles from '../styles/Home.module.css';
+import RetryButton from '../components/public/RetryButton';
 
 export default function Home() {
   const settings = usePublicSettings();
@@ -43,12 +43,7 @@ export default function Home() {
         <StatusPanel
           tone="error"
           title="This page could not load"
-          actions={
-            <button type="button" className={publicStyles.button} onClick={retry}>
-              <RotateCcw aria-hidden="true" />
-              Try again
-            </button>
-          }
+          actions={<RetryButton onRetry={retry} />}
         >
           <p>{failed.message}</p>
         </StatusPanel>

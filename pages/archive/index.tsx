@@ -2,7 +2,7 @@
 // keyset (`?before=` older than an issue, `?after=` newer), each with its date and preheader.
 import Link from 'next/link';
 import { useEffect, useRef } from 'react';
-import { ArrowLeft, ArrowRight, RotateCcw } from 'lucide-react';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import IssueList from '../../components/public/archive/IssueList';
@@ -13,6 +13,7 @@ import { archivePosition } from '../../lib/archive';
 import { useArchivePage } from '../../lib/use-archive';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function ArchivePage() {
   const { site } = usePublicSettings();
@@ -39,12 +40,7 @@ export default function ArchivePage() {
       <StatusPanel
         tone="error"
         title="We could not load the archive"
-        actions={
-          <button type="button" className={publicStyles.button} onClick={retry}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
+        actions={<RetryButton onRetry={retry} />}
       >
         <p>{error.message}</p>
       </StatusPanel>

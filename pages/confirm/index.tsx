@@ -1,7 +1,7 @@
 // `/confirm/?token=`: completes double opt-in; on a waitlist list shows the place in line and the
 // referral link to share (SPEC §2).
 import Link from 'next/link';
-import { ArrowRight, RotateCcw } from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import WaitlistStats from '../../components/public/WaitlistStats';
@@ -10,6 +10,7 @@ import { joinNames } from '../../lib/confirm';
 import { useConfirm } from '../../lib/use-confirm';
 import { useSearchParam } from '../../lib/use-search-params';
 import { waitlistPagePath } from '../../lib/waitlist';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function ConfirmPage() {
   const token = useSearchParam('token');
@@ -79,12 +80,7 @@ function ConfirmState({
       <StatusPanel
         tone="error"
         title="We could not confirm your subscription"
-        actions={
-          <button type="button" className={styles.button} onClick={() => window.location.reload()}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
+        actions={<RetryButton onRetry={() => window.location.reload()} />}
       >
         <p>{error.message}</p>
       </StatusPanel>

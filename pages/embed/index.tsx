@@ -1,15 +1,15 @@
 // `/embed/?list=<slug>`: the signup form alone, for an iframe on another site: no site header or
 // footer, a transparent page, and subscriptions to that one list only.
 import Head from 'next/head';
-import { CircleAlert, LoaderCircle, RotateCcw } from 'lucide-react';
+import { CircleAlert, LoaderCircle } from 'lucide-react';
 import type { ReactNode } from 'react';
 import SignupForm from '../../components/SignupForm';
-import publicStyles from '../../components/public/Public.module.css';
 import styles from '../../styles/Embed.module.css';
 import { usePublicLists } from '../../lib/use-public-lists';
 import { siteTitle } from '../../lib/site';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function EmbedPage() {
   const slug = useSearchParam('list');
@@ -26,15 +26,7 @@ export default function EmbedPage() {
     );
   } else if (error) {
     content = (
-      <Message
-        title="The signup form could not load"
-        action={
-          <button type="button" className={publicStyles.button} onClick={retry}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
-      >
+      <Message title="The signup form could not load" action={<RetryButton onRetry={retry} />}>
         {error.message}
       </Message>
     );

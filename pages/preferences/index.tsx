@@ -1,7 +1,7 @@
 // `/preferences/?token=`: name and per-list switches, unsubscribe from all, download my data,
 // delete my data (with a confirmation step and a final state), all by the signed footer link.
 import Link from 'next/link';
-import { ArrowRight, RotateCcw } from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import { useState } from 'react';
 import SiteLayout from '../../components/SiteLayout';
 import DataActions from '../../components/public/DataActions';
@@ -10,6 +10,7 @@ import StatusPanel from '../../components/public/StatusPanel';
 import styles from '../../components/public/Public.module.css';
 import { usePreferences } from '../../lib/use-preferences';
 import { useSearchParam } from '../../lib/use-search-params';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function PreferencesPage() {
   const token = useSearchParam('token');
@@ -49,12 +50,7 @@ export default function PreferencesPage() {
       <StatusPanel
         tone="error"
         title="We could not load your preferences"
-        actions={
-          <button type="button" className={styles.button} onClick={() => window.location.reload()}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
+        actions={<RetryButton onRetry={() => window.location.reload()} />}
       >
         <p>{error.message}</p>
       </StatusPanel>

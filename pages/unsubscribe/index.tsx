@@ -1,7 +1,7 @@
 // `/unsubscribe/?token=`: the footer link of every email. Opening it unsubscribes (that is what
 // the visitor clicked), then offers Undo; the token's lists are shown with their new status.
 import Link from 'next/link';
-import { ArrowRight, CircleAlert, LoaderCircle, RotateCcw, Settings2, Undo2 } from 'lucide-react';
+import { ArrowRight, CircleAlert, LoaderCircle, Settings2, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -11,6 +11,7 @@ import type { FunctionFailure } from '../../lib/functions';
 import { activeLists } from '../../lib/unsubscribe';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useUnsubscribe } from '../../lib/use-unsubscribe';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function UnsubscribePage() {
   const token = useSearchParam('token');
@@ -46,16 +47,7 @@ export default function UnsubscribePage() {
         <StatusPanel
           tone="error"
           title="We could not unsubscribe you"
-          actions={
-            <button
-              type="button"
-              className={styles.button}
-              onClick={() => window.location.reload()}
-            >
-              <RotateCcw aria-hidden="true" />
-              Try again
-            </button>
-          }
+          actions={<RetryButton onRetry={() => window.location.reload()} />}
         >
           <p>{error.message}</p>
         </StatusPanel>

@@ -1,7 +1,7 @@
 // `/waitlist/?code=`: a waitlist member's place, total and referrals with the share link; updates
 // live when anyone on the same list confirms (broadcast `waitlist:<slug>`, then a re-fetch).
 import Link from 'next/link';
-import { ArrowRight, Radio, RotateCcw } from 'lucide-react';
+import { ArrowRight, Radio } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import WaitlistStats from '../../components/public/WaitlistStats';
@@ -9,6 +9,7 @@ import styles from '../../components/public/Public.module.css';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useWaitlist } from '../../lib/use-waitlist';
 import { positionText, referralsText } from '../../lib/waitlist';
+import RetryButton from '../../components/public/RetryButton';
 
 export default function WaitlistPage() {
   const code = useSearchParam('code');
@@ -36,12 +37,7 @@ export default function WaitlistPage() {
       <StatusPanel
         tone="error"
         title="We could not load your place in line"
-        actions={
-          <button type="button" className={styles.button} onClick={() => void refresh()}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
+        actions={<RetryButton onRetry={() => void refresh()} />}
       >
         <p>{error.message}</p>
       </StatusPanel>

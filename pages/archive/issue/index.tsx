@@ -2,7 +2,7 @@
 // body, a link back to the archive and a call to subscribe; unknown or unpublished slugs are "not
 // found" (archive_issue() answers only archived, sent campaigns).
 import Link from 'next/link';
-import { ArrowLeft, ArrowRight, RotateCcw } from 'lucide-react';
+import { ArrowLeft, ArrowRight } from 'lucide-react';
 import SiteLayout from '../../../components/SiteLayout';
 import StatusPanel from '../../../components/public/StatusPanel';
 import IssueBody from '../../../components/public/archive/IssueBody';
@@ -13,6 +13,7 @@ import { issueDate } from '../../../lib/archive';
 import { useArchiveIssue } from '../../../lib/use-archive';
 import { usePublicSettings } from '../../../lib/use-public-settings';
 import { useSearchParam } from '../../../lib/use-search-params';
+import RetryButton from '../../../components/public/RetryButton';
 
 export default function IssuePage() {
   const { site } = usePublicSettings();
@@ -28,12 +29,7 @@ export default function IssuePage() {
       <StatusPanel
         tone="error"
         title="We could not load this issue"
-        actions={
-          <button type="button" className={publicStyles.button} onClick={retry}>
-            <RotateCcw aria-hidden="true" />
-            Try again
-          </button>
-        }
+        actions={<RetryButton onRetry={retry} />}
       >
         <p>{error.message}</p>
       </StatusPanel>
