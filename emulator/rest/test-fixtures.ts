@@ -158,6 +158,16 @@ export async function startRestFixture(extraSql = ''): Promise<RestFixture> {
 }
 
 /** A user access token as Auth would issue it (contract §7.2). */
+/** Request options for a JSON body, with an optional `Prefer` and any other headers. */
+export const jsonRequest = (
+  body: unknown,
+  prefer?: string,
+  extra: Record<string, string> = {},
+) => ({
+  body: JSON.stringify(body),
+  headers: { 'Content-Type': 'application/json', ...(prefer ? { Prefer: prefer } : {}), ...extra },
+});
+
 export function userToken(sub: string, expiresIn = 3600): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return signJwt({
