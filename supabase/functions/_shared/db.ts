@@ -3,6 +3,7 @@
 import { createClient, type SupabaseClient } from './deps.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
+import { isRefusedToken } from './auth-refusal.ts';
 
 let client: SupabaseClient | null = null;
 
@@ -46,13 +47,21 @@ function bearerOf(req: Request): string {
  * The signed-in user calling, or `unauthenticated` (SPEC §8, with CORS like every answer). The
  * admin functions run with verify_jwt off, so this is the check: Auth verifies the token's signature,
  * expiry and session, and a token without a user (no header, garbage, an expired session, the
- * anon or publishable key, a service-role key) is refused here rather than by the gateway.
+ * anon or publishable key, a service-role key) is refused here rather than by the gateway. When
+ * Auth cannot answer (network, timeout, 5xx) the call is `internal`: the login may be fine.
  */
 export async function callerOf(req: Request): Promise<{ id: string; email: string }> {
   const token = bearerOf(req);
   if (!token) throw new AppError('unauthenticated');
   const { data, error } = await adminClient().auth.getUser(token);
-  if (error || !data.user) throw new AppError('unauthenticated');
+  if (error) {
+    if (isRefusedToken(error)) throw new AppError('unauthenticated');
+    throw new AppError(
+      'internal',
+      `auth user lookup failed: ${error.name} ${error.status ?? ''} ${error.message}`,
+    );
+  }
+  if (!data.user) throw new AppError('unauthenticated');
   return { id: data.user.id, email: (data.user.email ?? '').toLowerCase() };
 }
 
@@ -105,5 +114,9 @@ export async function isServiceRole(req: Request): Promise<boolean> {
     headers: { Authorization: `Bearer ${token}`, apikey: env.anonKey() },
   });
   await response.body?.cancel();
+  // Auth down is not a verdict on the token (callerOf draws the same line).
+  if (response.status >= 500 || response.status === 429) {
+    throw new AppError('internal', `auth admin check failed: ${response.status}`);
+  }
   return response.ok;
 }
