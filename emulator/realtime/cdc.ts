@@ -129,7 +129,7 @@ export class ChangeFeed {
   async prepare(sub: Subscriber, raw: unknown[]): Promise<string[]> {
     const problems: string[] = [];
     for (const [i, binding] of sub.bindings.entries()) {
-      const problem = await this.check(binding, raw[i]);
+      const problem = await this.check(sub, binding, raw[i]);
       if (problem) problems.push(problem);
     }
     if (problems.length) return problems;
@@ -163,7 +163,7 @@ export class ChangeFeed {
     });
   }
 
-  private async check(binding: PgBinding, raw: unknown): Promise<string | null> {
+  private async check(sub: Subscriber, binding: PgBinding, raw: unknown): Promise<string | null> {
     const r = (raw ?? {}) as Record<string, unknown>;
     // Upstream's wording when it cannot set up a subscription (realtime PostgresCdcRls).
     const params = `[event: ${String(r.event)}, schema: ${String(r.schema)}, table: ${String(r.table ?? '*')}, filters: ${JSON.stringify(r.filter ? [r.filter] : [])}]`;
@@ -192,10 +192,15 @@ export class ChangeFeed {
     const relid = await this.catalog.relid(binding.schema, binding.table);
     if (relid === null) return fail(`Table ${binding.schema}.${binding.table} does not exist`);
     const shape = await this.catalog.shape(relid, binding.schema, binding.table);
+    // As walrus subscription_check_filters(): a select list and filters may name only columns
+    // the caller's role may SELECT. Checked when joining, so a filter never runs on a column the
+    // role cannot read: `email=eq.<address>` on a table whose rows it cannot see would otherwise
+    // say, by which changes reach it, whether that address was written.
+    const readable = (await this.catalog.roleView(sub.identity.role, relid)).columns;
     if (r.select !== undefined) {
       // Column selection (contract §4.3, E), worded as walrus subscription_check_filters().
       for (const name of r.select as unknown[]) {
-        if (!shape?.columns.some((c) => c.name === name)) {
+        if (!shape?.columns.some((c) => c.name === name) || !readable.has(String(name))) {
           return fail(`invalid column for select ${String(name)}`);
         }
       }
@@ -205,6 +210,7 @@ export class ChangeFeed {
       if (!shape?.columns.some((c) => c.name === cond.column)) {
         return fail(`Column ${cond.column} does not exist`);
       }
+      if (!readable.has(cond.column)) return fail(`invalid column for filter ${cond.column}`);
     }
     return null;
   }
@@ -255,9 +261,15 @@ export class ChangeFeed {
       // Bindings with different column selections get messages of their own (walrus groups
       // subscriptions by output the same way).
       const groups = new Map<string, OutputGroup>();
+      // A role that may not read the table gets the "Error 401" event on every binding, filters
+      // or not, as walrus answers it before looking at filters (and without running them on
+      // columns the role cannot read, e.g. after its token changed to a lesser role).
+      const unauthorized = !(await this.catalog.roleView(sub.identity.role, shape.relid)).canSelect;
       for (const b of sub.bindings) {
         if (!this.bindingApplies(b, change)) continue;
-        if (b.filter && !(await this.catalog.matches(shape, b.filter, filtered))) continue;
+        if (b.filter && !unauthorized && !(await this.catalog.matches(shape, b.filter, filtered))) {
+          continue;
+        }
         const key = b.select ? JSON.stringify(b.select) : '*';
         let group = groups.get(key);
         if (!group) groups.set(key, (group = { ids: [], select: b.select }));
