@@ -8,6 +8,11 @@ export function formatCount(n: number): string {
   return COUNT.format(n);
 }
 
+/** The noun that goes with a count, in English: countNoun(1, 'address', 'addresses') is "address". */
+export function countNoun(n: number, one: string, other: string): string {
+  return n === 1 ? one : other;
+}
+
 /** "22 Nov 2026"; an em dash for no date. */
 export function formatDay(iso: string | null | undefined): string {
   return iso ? DAY.format(new Date(iso)) : '—';

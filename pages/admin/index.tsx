@@ -18,9 +18,22 @@ import {
   Table,
   tableStyles,
 } from '../../components/ui';
+import { countNoun } from '../../lib/admin/format';
 import { useDashboardTotals, useSignupsPerDay } from '../../lib/admin/use-dashboard';
 import { useSignupFeed } from '../../lib/admin/use-signup-feed';
 
+const SUBSCRIPTION_LABEL = {
+  confirmed: 'Confirmed',
+  pending: 'Pending',
+  unsubscribed: 'Unsubscribed',
+} as const;
+const SUBSCRIPTION_TONE = {
+  confirmed: 'success',
+  pending: 'warning',
+  unsubscribed: 'neutral',
+} as const;
+
+/** Totals in two rows, one unit each: people (addresses) and subscriptions (person × list). */
 function Totals() {
   const { can } = useAdmin();
   const { data, error, isValidating, mutate } = useDashboardTotals();
@@ -37,42 +50,48 @@ function Totals() {
   if (!data) return <LoadingState label="Loading totals…" />;
   return (
     <>
-      <StatTiles
-        label="Totals"
-        stats={[
-          {
-            label: 'Subscribers',
-            value: data.subscribers.enabled,
-            hint: 'enabled addresses',
-            tone: 'brand',
-          },
-          // These three count subscriptions (one per person and list), not people.
-          {
-            label: 'Confirmed',
-            value: data.subscriptions.confirmed,
-            hint: 'subscriptions',
-            tone: 'success',
-          },
-          {
-            label: 'Pending',
-            value: data.subscriptions.pending,
-            hint: 'subscriptions',
-            tone: 'warning',
-          },
-          {
-            label: 'Unsubscribed',
-            value: data.subscriptions.unsubscribed,
-            hint: 'subscriptions',
-            tone: 'neutral',
-          },
-          {
-            label: 'Blocklisted',
-            value: data.subscribers.blocklisted,
-            hint: 'never mailed',
-            tone: 'danger',
-          },
-        ]}
-      />
+      <div className={styles.totals}>
+        <section className={styles.tileRow} aria-labelledby="people-heading">
+          <h2 id="people-heading" className={styles.rowTitle}>
+            People
+          </h2>
+          <StatTiles
+            label="People"
+            stats={[
+              {
+                label: 'Subscribers',
+                value: data.subscribers.enabled,
+                hint: countNoun(data.subscribers.enabled, 'enabled address', 'enabled addresses'),
+                tone: 'brand',
+              },
+              {
+                label: 'Blocklisted',
+                value: data.subscribers.blocklisted,
+                hint: countNoun(
+                  data.subscribers.blocklisted,
+                  'address, never mailed',
+                  'addresses, never mailed',
+                ),
+                tone: 'danger',
+              },
+            ]}
+          />
+        </section>
+        <section className={styles.tileRow} aria-labelledby="subscriptions-heading">
+          <h2 id="subscriptions-heading" className={styles.rowTitle}>
+            Subscriptions <span className={styles.rowNote}>one per person and list</span>
+          </h2>
+          <StatTiles
+            label="Subscriptions"
+            stats={(['confirmed', 'pending', 'unsubscribed'] as const).map((status) => ({
+              label: SUBSCRIPTION_LABEL[status],
+              value: data.subscriptions[status],
+              hint: countNoun(data.subscriptions[status], 'subscription', 'subscriptions'),
+              tone: SUBSCRIPTION_TONE[status],
+            }))}
+          />
+        </section>
+      </div>
       <Card title="By list" flush className={styles.lists}>
         {data.lists.length === 0 ? (
           <EmptyState

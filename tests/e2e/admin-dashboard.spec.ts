@@ -125,13 +125,24 @@ test('subscription counts say so, and a viewer without lists is not offered Crea
 }) => {
   const viewer = await createTeamUser('viewer');
   await signInWithPassword(page, viewer);
-  const totals = page.locator('dl[aria-label="Totals"]');
-  for (const label of ['Confirmed', 'Pending', 'Unsubscribed']) {
+  // One unit per row of tiles: people (addresses) and subscriptions (person × list), with the
+  // noun agreeing with the figure ("1 subscription", "12 subscriptions").
+  const people = page.locator('dl[aria-label="People"]');
+  const subscriptions = page.locator('dl[aria-label="Subscriptions"]');
+  await expect(people.locator('dt')).toHaveText(['Subscribers', 'Blocklisted']);
+  await expect(subscriptions.locator('dt')).toHaveText(['Confirmed', 'Pending', 'Unsubscribed']);
+  for (const [label, one, other] of [
+    ['Subscribers', 'enabled address', 'enabled addresses'],
+    ['Blocklisted', 'address, never mailed', 'addresses, never mailed'],
+    ['Confirmed', 'subscription', 'subscriptions'],
+    ['Pending', 'subscription', 'subscriptions'],
+    ['Unsubscribed', 'subscription', 'subscriptions'],
+  ] as const) {
+    const value = Number((await tile(page, label).textContent())?.replace(/\D/g, ''));
     await expect(tile(page, label).locator('xpath=following-sibling::dd[1]')).toHaveText(
-      'subscriptions',
+      value === 1 ? one : other,
     );
   }
-  await expect(totals.getByText('enabled addresses')).toBeVisible();
 
   // No lists yet (the list read is stubbed empty): a viewer cannot create one, so is not asked to.
   await page.route('**/rest/v1/lists?**', (route) =>
