@@ -14,6 +14,7 @@ import { startWireServer } from './db/wire.js';
 import { createFunctionsService } from './functions/service.js';
 import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
+import { answerWhileStarting } from './gateway/starting.js';
 import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
@@ -113,8 +114,10 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       opened.url = wire.url;
     }
 
-    // Listen first so every service knows the public URL (port 0 picks one).
+    // Listen first so every service knows the public URL (port 0 picks one). Until the services
+    // are wired, requests get a 503 with Retry-After instead of waiting on a listener-less socket.
     const server = createServer();
+    const starting = answerWhileStarting(server);
     const port = await listen(server, options.port ?? 54321, host);
     const url = `http://${host}:${port}`;
     cleanups.push(
@@ -152,7 +155,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     });
     const realtime = createRealtimeService({ db, config, keys: KEYS, url });
     services.realtime = realtime;
-    server.on('upgrade', (req, socket, head) => realtime.upgrade(req, socket, head));
     services.functions = createFunctionsService({
       functionsDir: options.functionsDir ?? join(supabaseDir, 'functions'),
       config: config.functions,
@@ -172,9 +174,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       if (service.close) cleanups.push(() => service.close!());
     }
     const gateway = createGateway({ keys: KEYS, services });
-    server.on(
-      'request',
+    starting.ready(
       nodeListener(gateway, () => url),
+      (req, socket, head) => realtime.upgrade(req, socket, head),
     );
     // pg_cron/pg_net stand-ins: jobs and HTTP requests run once the gateway they may call is up.
     const cron = createCronService({ db, log, gatewayUrl: url });
