@@ -72,7 +72,7 @@ describe('the shared secret', () => {
       bearer: SECRET,
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ received: 1, recorded: 0, duplicates: 0, ignored: 1 });
+    expect(res.body).toEqual({ received: 1, recorded: 0, duplicates: 0, ignored: 1, rejected: 0 });
   });
 });
 
@@ -88,7 +88,7 @@ describe('bounces and complaints', () => {
       reason: '550 5.1.1 No such user',
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0 });
+    expect(res.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0, rejected: 0 });
     const [who] = await sql<{ status: string }>(
       emu,
       `select status from public.subscribers where email = $1`,
@@ -119,7 +119,7 @@ describe('bounces and complaints', () => {
       { type: 'bounce', kind: 'hard', email: address(1), message_id: message_id.slice(1, -1) },
     ]);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ received: 2, recorded: 0, duplicates: 2, ignored: 0 });
+    expect(res.body).toEqual({ received: 2, recorded: 0, duplicates: 2, ignored: 0, rejected: 0 });
     expect(await snapshot(emu)).toBe(before);
   });
 
@@ -154,7 +154,7 @@ describe('bounces and complaints', () => {
       reason: 'mailbox full',
       occurred_at: '2026-11-22T10:00:00+01:00',
     });
-    expect(soft.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0 });
+    expect(soft.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0, rejected: 0 });
     expect(await subscriptionsOf(emu, address(3))).toEqual({
       [slug]: 'confirmed',
       newsletter: 'confirmed',
@@ -183,7 +183,7 @@ describe('bounces and complaints', () => {
       { type: 'complaint', email: `other-${tag}@example.com`, message_id: '<nobody@example.com>' },
     ]);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ received: 2, recorded: 0, duplicates: 0, ignored: 2 });
+    expect(res.body).toEqual({ received: 2, recorded: 0, duplicates: 0, ignored: 2, rejected: 0 });
     expect(await snapshot(emu)).toBe(before);
   });
 
@@ -202,7 +202,7 @@ describe('bounces and complaints', () => {
       { RecordType: 'Delivery', Recipient: address(5), MessageID: 'x' },
     ]);
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0 });
+    expect(res.body).toEqual({ received: 1, recorded: 1, duplicates: 0, ignored: 0, rejected: 0 });
     const [event] = await eventsOf(emu, address(4), ['bounced']);
     expect(event!.data.kind).toBe('hard');
     expect(event!.data.reason).toMatch(/^The server was unable.*: smtp;550/);
@@ -211,6 +211,31 @@ describe('bounces and complaints', () => {
       [slug]: 'unsubscribed',
       newsletter: 'unsubscribed',
     });
+  });
+  it('skips an event whose time is out of range, records it as rejected and applies the rest', async () => {
+    const times = ['0000-01-01T00:00:00Z', '-004714-11-24T00:00:00Z', '+275760-09-13T00:00:00Z'];
+    const res = await webhook([
+      ...times.map((occurred_at) => ({
+        type: 'bounce',
+        kind: 'soft',
+        email: address(2),
+        occurred_at,
+      })),
+      { type: 'bounce', kind: 'soft', email: address(2), occurred_at: '2026-11-22T10:00:00Z' },
+      { type: 'bounce', kind: 'soft', email: address(2), occurred_at: '9999-12-31T23:59:59Z' },
+    ]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ received: 5, recorded: 2, duplicates: 0, ignored: 0, rejected: 3 });
+    const complaints = (await eventsOf(emu, address(2), ['complained'])).length;
+    const single = await webhook({ type: 'complaint', email: address(2), occurred_at: times[0] });
+    expect([single.status, single.body]).toEqual([
+      200,
+      { received: 1, recorded: 0, duplicates: 0, ignored: 0, rejected: 1 },
+    ]);
+    // The provider does not send them again (200), and nothing of them reached the database.
+    expect((await eventsOf(emu, address(2), ['complained'])).length).toBe(complaints);
+    const garbage = await webhook({ type: 'bounce', email: address(2), occurred_at: 'yesterday' });
+    expect([garbage.status, garbage.body?.error?.field]).toEqual([422, 'occurred_at']);
   });
 });
 

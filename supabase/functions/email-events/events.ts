@@ -2,6 +2,7 @@
 // shape is Postbox's own; Postmark's bounce and spam-complaint webhooks are accepted as they come.
 import { checkEmail } from '../_shared/email.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
+import { checkTime, EVENT_TIME_RANGE } from '../_shared/iso-time.ts';
 import { isStorable, storable } from '../_shared/text.ts';
 
 export interface EmailEvent {
@@ -16,28 +17,55 @@ export interface EmailEvent {
 export const MAX_EVENTS = 1000;
 const MAX_REASON = 1000;
 
-/** A body (one event or an array of them) → validated events, or the first problem as an error. */
-export function parseEvents(body: unknown): EmailEvent[] {
+/** An event skipped rather than refused: well-formed, but with a value no provider can mean. */
+export interface RejectedEvent {
+  /** Its place in the body (0 for a single event). */
+  index: number;
+  field: string;
+  reason: string;
+}
+
+/**
+ * Thrown by validate for an event to skip: the rest of the batch is still applied, since a
+ * provider retries a refused batch as a whole and one such event would block it forever.
+ */
+class Skip extends Error {
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * A body (one event or an array of them) → the validated events and the skipped ones, or the
+ * first malformed event as an error (which refuses the whole batch: the sender has a bug).
+ */
+export function parseEvents(body: unknown): { events: EmailEvent[]; rejected: RejectedEvent[] } {
   const many = Array.isArray(body);
   const items = many ? (body as unknown[]) : [body];
   if (items.length === 0 || items.length > MAX_EVENTS) {
     throw invalidInput('body', `must hold 1 to ${MAX_EVENTS} events`);
   }
   const events: EmailEvent[] = [];
+  const rejected: RejectedEvent[] = [];
   items.forEach((item, i) => {
     const field = (name: string) => (many ? `events[${i}].${name}` : name);
     if (typeof item !== 'object' || item === null || Array.isArray(item)) {
       throw invalidInput(many ? `events[${i}]` : 'body', 'must be a JSON object');
     }
     const event = item as Record<string, unknown>;
-    if ('RecordType' in event) {
-      const mapped = fromPostmark(event);
-      if (mapped) events.push(validate(mapped, field));
-      return;
+    const mapped = 'RecordType' in event ? fromPostmark(event) : event;
+    if (!mapped) return;
+    try {
+      events.push(validate(mapped, field));
+    } catch (error) {
+      if (!(error instanceof Skip)) throw error;
+      rejected.push({ index: i, field: error.field, reason: error.reason });
     }
-    events.push(validate(event, field));
   });
-  return events;
+  return { events, rejected };
 }
 
 function validate(event: Record<string, unknown>, field: (name: string) => string): EmailEvent {
@@ -90,13 +118,18 @@ function messageId(value: unknown, name: string): string | null {
   return text.startsWith('<') ? text : `<${text}>`;
 }
 
-/** An ISO 8601 time, normalised so a retry of the same event is recognised. */
+/**
+ * An ISO 8601 time, normalised so a retry of the same event is recognised. Text that is no time
+ * at all refuses the batch; a readable time outside 1970–9999 (year 0, "-004714-…",
+ * "+275760-…": what a provider's bug sends, and what Postgres cannot store) skips the event.
+ */
 function occurredAt(value: unknown, name: string): string | null {
   const text = optionalText(value, name);
   if (text === null) return null;
-  const time = text.length <= 64 ? Date.parse(text) : NaN;
-  if (Number.isNaN(time)) throw invalidInput(name, 'must be an ISO 8601 date and time');
-  return new Date(time).toISOString();
+  const time = checkTime(text, EVENT_TIME_RANGE);
+  if (time.ok) return time.iso;
+  if (time.reason === 'out_of_range') throw new Skip(name, 'must be a time from 1970 to 9999');
+  throw invalidInput(name, 'must be an ISO 8601 date and time');
 }
 
 /** Postmark bounce types that mean the address will never accept mail. */

@@ -1,6 +1,6 @@
 // The webhook's request: the shared secret first (nothing is read before it matches), then a
 // JSON event or array of events, every one validated before record_email_events applies the
-// batch in one transaction.
+// batch in one transaction (an event with an impossible time is skipped and counted as rejected).
 import { rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
@@ -23,8 +23,19 @@ export async function handleEmailEvents(req: Request): Promise<Response> {
   } catch {
     throw invalidInput('body', 'must be valid JSON');
   }
-  const events = parseEvents(body);
-  return json(await rpc('record_email_events', { p_events: events }));
+  const { events, rejected } = parseEvents(body);
+  for (const skip of rejected) {
+    // The operator's record of it: the provider gets 200 and will not send it again.
+    console.warn(`email-events: skipped event ${skip.index}: ${skip.field} ${skip.reason}`);
+  }
+  const counts = events.length
+    ? await rpc<{ received: number }>('record_email_events', { p_events: events })
+    : { received: 0, recorded: 0, duplicates: 0, ignored: 0 };
+  return json({
+    ...counts,
+    received: counts.received + rejected.length,
+    rejected: rejected.length,
+  });
 }
 
 /** `X-Postbox-Webhook-Secret: <secret>` or `Authorization: Bearer <secret>`. */

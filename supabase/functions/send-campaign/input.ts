@@ -1,6 +1,7 @@
 // send-campaign's request body: {campaign_id, action, at?, emails?}, checked before anything runs.
 import { invalidInput } from '../_shared/errors.ts';
 import { checkEmail } from '../_shared/email.ts';
+import { checkTime, latestSchedule, MAX_SCHEDULE_YEARS } from '../_shared/iso-time.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
 export const ACTIONS = ['send', 'schedule', 'pause', 'resume', 'cancel', 'test', 'retry'] as const;
@@ -22,10 +23,15 @@ export function parseCampaignRequest(body: Record<string, unknown>): CampaignReq
     throw invalidInput('action', `must be one of ${ACTIONS.join(', ')}`);
   const request: CampaignRequest = { campaignId, action: action as CampaignAction };
   if (action === 'schedule') {
-    const time = typeof at === 'string' ? Date.parse(at) : NaN;
-    if (!Number.isFinite(time)) throw invalidInput('at', 'must be an ISO date and time');
-    if (time <= Date.now()) throw invalidInput('at', 'must be a time in the future');
-    request.at = new Date(time).toISOString();
+    const now = Date.now();
+    // Any readable time first, so a past or far-off one gets its own message.
+    const time = checkTime(typeof at === 'string' ? at : '', { min: -Infinity, max: Infinity });
+    if (!time.ok) throw invalidInput('at', 'must be an ISO date and time');
+    if (time.time <= now) throw invalidInput('at', 'must be a time in the future');
+    if (time.time > latestSchedule(now)) {
+      throw invalidInput('at', `must be within ${MAX_SCHEDULE_YEARS} years from now`);
+    }
+    request.at = time.iso;
   }
   if (action === 'test' && emails !== undefined) {
     if (!Array.isArray(emails) || emails.length < 1 || emails.length > MAX_TEST_EMAILS)
