@@ -397,6 +397,7 @@ export type Database = {
           email: string
           id: string
           name: string
+          notes: string
           referral_code: string | null
           referred_by: string | null
           status: string
@@ -408,6 +409,7 @@ export type Database = {
           email: string
           id?: string
           name?: string
+          notes?: string
           referral_code?: string | null
           referred_by?: string | null
           status?: string
@@ -419,6 +421,7 @@ export type Database = {
           email?: string
           id?: string
           name?: string
+          notes?: string
           referral_code?: string | null
           referred_by?: string | null
           status?: string
@@ -569,6 +572,17 @@ export type Database = {
           finished_at: string
         }[]
       }
+      bulk_update_subscribers: {
+        Args: {
+          p_action: string
+          p_rules?: Json
+          p_list?: string
+          p_status?: string
+          p_after?: string
+          p_limit?: number
+        }
+        Returns: Json
+      }
       campaign_action: {
         Args: { p_campaign_id: string; p_action: string; p_at?: string }
         Returns: {
@@ -716,33 +730,12 @@ export type Database = {
         Args: { p_subscriber: string; p_lists: string[]; p_nonce: string }
         Returns: Json
       }
+      count_subscribers_matching: { Args: { p_rules?: Json }; Returns: number }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
-      export_subscribers_csv: {
-        Args: {
-          p_list: string
-          p_status: string
-          p_subscriber_status: string
-          p_search: string
-          p_after: string
-          p_limit: number
-        }
+      export_subscribers_matching_csv: {
+        Args: { p_rules: Json; p_after: string; p_limit: number }
         Returns: string
-      }
-      export_subscribers_page: {
-        Args: {
-          p_list: string
-          p_status: string
-          p_subscriber_status: string
-          p_search: string
-          p_after: string
-          p_limit: number
-        }
-        Returns: {
-          csv: string
-          last_id: string
-          row_count: number
-        }[]
       }
       fail_import: {
         Args: { p_import_id: string; p_token: string; p_reason: string }
@@ -955,6 +948,32 @@ export type Database = {
           status: string
           total: number
         }[]
+      }
+      subscribers_matching: {
+        Args: {
+          p_rules?: Json
+          p_sort?: string
+          p_cursor?: Json
+          p_limit?: number
+        }
+        Returns: {
+          attributes: Json
+          created_at: string
+          email: string
+          id: string
+          name: string
+          notes: string
+          referral_code: string | null
+          referred_by: string | null
+          status: string
+          updated_at: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "subscribers"
+          isOneToOne: false
+          isSetofReturn: true
+        }
       }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
