@@ -17,14 +17,19 @@ const ANON_CALLABLE = [
   'public_settings',
   'public_subscriber_count',
 ];
-/** The dashboard's and the report's read functions: for signed-in callers; each checks membership itself. */
+/** The dashboard's, the report's and the subscribers page's functions: for signed-in callers; each runs
+ * under the caller's RLS or checks membership itself. */
 const SIGNED_IN_CALLABLE = [
   ...ANON_CALLABLE,
+  'bulk_update_subscribers',
   'campaign_recipient_count',
   'campaign_report',
+  'count_subscribers_matching',
+  'export_subscribers_matching_csv',
   'list_subscription_counts',
   'signups_per_day',
   'subscriber_status_counts',
+  'subscribers_matching',
 ];
 
 let team: Team;
@@ -90,8 +95,6 @@ const SERVICE_ONLY: Record<string, (f: Fixture) => Record<string, unknown>> = {
   campaign_action: (f) => ({ p_campaign_id: f.campaignId, p_action: 'cancel', p_at: null }),
   start_campaign_send: (f) => ({ p_campaign_id: f.campaignId, p_body_html: '<p>Hi</p>' }),
   retry_failed_deliveries: (f) => ({ p_campaign_id: f.campaignId }),
-  export_subscribers_csv: () => exportArgs,
-  export_subscribers_page: () => exportArgs,
   claim_import: (f) => ({ p_import_id: f.importId, p_token: randomUUID(), p_lease_seconds: 60 }),
   start_import: (f) => ({
     p_import_id: f.importId,
@@ -123,14 +126,6 @@ const SERVICE_ONLY: Record<string, (f: Fixture) => Record<string, unknown>> = {
   }),
   fail_import: (f) => ({ p_import_id: f.importId, p_token: randomUUID(), p_reason: 'probe' }),
   release_import: (f) => ({ p_import_id: f.importId, p_token: randomUUID() }),
-};
-const exportArgs = {
-  p_list: null,
-  p_status: null,
-  p_subscriber_status: null,
-  p_search: null,
-  p_after: null,
-  p_limit: 10,
 };
 
 /** Anon, and the most privileged signed-in roles: every signed-in user runs as `authenticated`. */
