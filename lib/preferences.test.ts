@@ -11,7 +11,7 @@ import {
   preferencesChanges,
   type Preferences,
 } from './preferences';
-import { activeLists, parseUnsubscribeView } from './unsubscribe';
+import { activeLists, parseUnsubscribeView, preferencesPath } from './unsubscribe';
 
 const saved: Preferences = {
   email: 'ada@example.com',
@@ -94,6 +94,16 @@ describe('name, export and delete', () => {
   });
 });
 
+describe('preferencesPath', () => {
+  it('links to preferences only with a token of the right shape', () => {
+    expect(preferencesPath('abc_-1.def-_2')).toBe('/preferences/?token=abc_-1.def-_2');
+    expect(preferencesPath(null)).toBeNull();
+    expect(preferencesPath('')).toBeNull();
+    expect(preferencesPath('a.b&x=1')).toBeNull();
+    expect(preferencesPath('javascript:alert(1)')).toBeNull();
+  });
+});
+
 describe('parseUnsubscribeView', () => {
   it('reads the masked address and the lists with their status', () => {
     const view = {
@@ -104,12 +114,14 @@ describe('parseUnsubscribeView', () => {
       ],
     };
     const parsed = parseUnsubscribeView(view);
-    expect(parsed).toEqual({ ...view, preferencesUrl: null });
-    const url = 'https://example.com/preferences/?token=abc';
-    expect(parseUnsubscribeView({ ...view, preferences_url: url })?.preferencesUrl).toBe(url);
+    expect(parsed).toEqual(view);
+    // A preferences_url in an answer is not followed: only the footer link's own token is.
     expect(
-      parseUnsubscribeView({ ...view, preferences_url: 'javascript:alert(1)' })?.preferencesUrl,
-    ).toBeNull();
+      parseUnsubscribeView({
+        ...view,
+        preferences_url: 'https://example.com/preferences/?token=a.b',
+      }),
+    ).toEqual(view);
     expect(activeLists(parsed!).map((l) => l.slug)).toEqual(['product-updates']);
     expect(
       parseUnsubscribeView({ ...view, lists: [{ slug: 'x', name: 'X', status: 'gone' }] }),

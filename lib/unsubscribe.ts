@@ -10,8 +10,6 @@ export interface UnsubscribeList {
 export interface UnsubscribeView {
   email: string;
   lists: UnsubscribeList[];
-  /** The same subscriber's preferences page (`preferences_url`), for the page's link. */
-  preferencesUrl: string | null;
 }
 
 function parseList(value: unknown): UnsubscribeList | null {
@@ -25,10 +23,17 @@ export function parseUnsubscribeView(data: unknown): UnsubscribeView | null {
   if (!isRecord(data) || !isString(data.email)) return null;
   const lists = parseArray(data.lists, parseList);
   if (!lists) return null;
-  const url = data.preferences_url;
-  // Only a web link is followed; anything else leaves the page without the link.
-  const preferencesUrl = isString(url) && /^https?:\/\//.test(url) ? url : null;
-  return { email: data.email, lists, preferencesUrl };
+  return { email: data.email, lists };
+}
+
+/**
+ * The page's "Manage preferences" link: only from the preferences token the footer's unsubscribe
+ * link carries (`&preferences=`). The unsubscribe token never leads there (it also travels in
+ * the List-Unsubscribe header, which the mailbox provider reads).
+ */
+export function preferencesPath(token: string | null): string | null {
+  if (!token || !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(token)) return null;
+  return `/preferences/?token=${token}`;
 }
 
 /** Names of the lists that are still active (pending or confirmed). */

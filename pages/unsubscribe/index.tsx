@@ -1,5 +1,6 @@
-// `/unsubscribe/?token=`: the footer link of every email. Opening it unsubscribes (that is what
-// the visitor clicked), then offers Undo; the token's lists are shown with their new status.
+// `/unsubscribe/?token=[&preferences=]`: the footer link of every email. Opening it unsubscribes
+// (that is what the visitor clicked), then offers Undo; the token's lists are shown with their new
+// status. "Manage preferences" appears only when the link carries the preferences token too.
 import Link from 'next/link';
 import { ArrowRight, CircleAlert, LoaderCircle, Settings2, Undo2 } from 'lucide-react';
 import { useState } from 'react';
@@ -8,13 +9,14 @@ import StatusPanel from '../../components/public/StatusPanel';
 import styles from '../../components/public/Public.module.css';
 import { joinNames } from '../../lib/confirm';
 import type { FunctionFailure } from '../../lib/functions';
-import { activeLists } from '../../lib/unsubscribe';
+import { activeLists, preferencesPath } from '../../lib/unsubscribe';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useUnsubscribe } from '../../lib/use-unsubscribe';
 import RetryButton from '../../components/public/RetryButton';
 
 export default function UnsubscribePage() {
   const token = useSearchParam('token');
+  const preferencesUrl = preferencesPath(useSearchParam('preferences').value);
   const { data, error, change } = useUnsubscribe(token.value);
   const [busy, setBusy] = useState<'unsubscribe' | 'resubscribe' | null>(null);
   const [failure, setFailure] = useState<FunctionFailure | null>(null);
@@ -80,8 +82,8 @@ export default function UnsubscribePage() {
               )}
               {subscribed ? 'Unsubscribe' : 'Undo'}
             </button>
-            {data.preferencesUrl ? (
-              <a href={data.preferencesUrl} className={styles.secondaryButton}>
+            {preferencesUrl ? (
+              <a href={preferencesUrl} className={styles.secondaryButton}>
                 <Settings2 aria-hidden="true" />
                 Manage preferences
               </a>
@@ -108,7 +110,7 @@ export default function UnsubscribePage() {
           )}
         </p>
         {!subscribed && <p>Clicked by mistake? Undo brings your subscription back at once.</p>}
-        {!data.preferencesUrl && (
+        {!preferencesUrl && (
           <p>
             To choose which lists you get, or to download or delete your data, use the{' '}
             <em>Manage preferences</em> link at the bottom of any of our emails.

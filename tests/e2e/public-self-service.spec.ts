@@ -61,6 +61,26 @@ test('footer unsubscribe link: unsubscribed, then Undo, then subscribed again', 
   await expect(page.getByRole('switch', { name: /The newsletter/ })).not.toBeChecked();
 });
 
+test('unsubscribe page without the preferences token offers no way to preferences', async ({
+  page,
+}, testInfo) => {
+  const email = uniqueEmail('unsub-bare');
+  await page.goto('/');
+  await signUp(page, email, ['The newsletter']);
+  const mail = (await waitForMail(email))[0]!;
+  // Only the one-click token, as the List-Unsubscribe header carries it.
+  const link = new URL(linkIn(mail, '/unsubscribe/'));
+  link.searchParams.delete('preferences');
+  await page.goto(link.toString());
+  await expect(page.getByRole('heading', { name: 'You are unsubscribed' })).toBeFocused();
+  await expect(page.getByRole('link', { name: 'Manage preferences' })).toHaveCount(0);
+  await expect(page.getByText(/use the Manage preferences link at the bottom/)).toBeVisible();
+  await page.getByRole('button', { name: 'Undo' }).click();
+  await expect(page.getByRole('heading', { name: 'You are subscribed again' })).toBeFocused();
+  await expect(page.getByRole('link', { name: 'Manage preferences' })).toHaveCount(0);
+  await screenshots(page, testInfo, 'unsubscribe-without-preferences');
+});
+
 test('preferences: rename, switch a list, download my data, delete my data', async ({
   page,
 }, testInfo) => {

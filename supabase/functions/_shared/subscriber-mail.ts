@@ -16,10 +16,17 @@ export interface MailSettings {
 }
 
 export interface SubscriberLinks {
-  /** The unsubscribe page (shows what happened, offers undo). */
+  /**
+   * The unsubscribe page (shows what happened, offers undo). It sits in the footer next to the
+   * preferences link, so it carries that token too (`&preferences=`) for the page's "Manage
+   * preferences"; the unsubscribe token alone never leads there.
+   */
   unsubscribe: string;
   preferences: string;
-  /** The `unsubscribe` function itself, for the RFC 8058 one-click POST. */
+  /**
+   * The `unsubscribe` function itself, for the RFC 8058 one-click POST (List-Unsubscribe): the
+   * unsubscribe token only, since the mailbox provider reads that header.
+   */
   oneClick: string;
 }
 
@@ -41,7 +48,7 @@ export function subscriberLinks(
   const preferences = signToken({ p: 'preferences', s: subscriberId });
   const site = env.siteUrl();
   return {
-    unsubscribe: `${site}/unsubscribe/?token=${unsubscribe}`,
+    unsubscribe: `${site}/unsubscribe/?token=${unsubscribe}&preferences=${preferences}`,
     preferences: `${site}/preferences/?token=${preferences}`,
     oneClick: `${env.functionUrl('unsubscribe')}?token=${unsubscribe}`,
   };

@@ -1,10 +1,10 @@
 // The unsubscribe function's requests: GET shows and never changes anything (link scanners follow
 // links); a form POST is the RFC 8058 one-click unsubscribe; a JSON POST is the page's buttons.
-// A link from a campaign email names its campaign, so the unsubscribed events count for it.
+// A link from a campaign email names its campaign, so the unsubscribed events count for it. An
+// unsubscribe token can unsubscribe and undo that, nothing more.
 import { rpc } from '../_shared/db.ts';
 import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
-import { subscriberLinks } from '../_shared/subscriber-mail.ts';
 import { maskEmail } from './mask.ts';
 import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
 
@@ -79,8 +79,8 @@ async function pageAction(req: Request): Promise<Response> {
           p_subscriber: token.subscriberId,
           p_lists: token.listIds,
         });
-  // The page links to preferences: that link sits in the same email footer as this one, so
-  // whoever holds the unsubscribe token already holds it; the one-click answer stays bare.
-  const { preferences } = subscriberLinks(token.subscriberId);
-  return json({ ...masked(view), preferences_url: preferences });
+  // Nothing more than the view: the unsubscribe token also travels in the List-Unsubscribe
+  // header, which the mailbox provider reads, so it must not lead to the preferences token
+  // (export, delete). The page links to preferences only with the token the footer link carries.
+  return json(masked(view));
 }
