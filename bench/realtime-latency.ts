@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { signJwt } from '../emulator/keys.js';
 import { startTestProject } from '../emulator/test-project.js';
 import { openDirect, type DirectConnection } from './direct.js';
@@ -103,7 +102,6 @@ export async function runRealtimeLatency(options: RealtimeOptions): Promise<Benc
       const c = createClient(emu.url, emu.keys.anon, {
         // supabase-js sends this token on the socket and on every channel join.
         accessToken: async () => token,
-        realtime: { transport: WebSocket as never }, // Node 20 has no global WebSocket.
       });
       // Resolve the token now: a join sent while the socket still fetches it would go as anon.
       await c.realtime.setAuth();
@@ -115,7 +113,6 @@ export async function runRealtimeLatency(options: RealtimeOptions): Promise<Benc
       const token = await userToken(randomUUID());
       const c = createClient(emu.url, emu.keys.anon, {
         accessToken: async () => token,
-        realtime: { transport: WebSocket as never },
       });
       await c.realtime.setAuth();
       clients.push(c); // Last, so clients.slice(0, size) never includes it.
@@ -265,7 +262,7 @@ export async function runRealtimeLatency(options: RealtimeOptions): Promise<Benc
           'NOTIFY outruns the answer to this busy process).',
         '"no RLS" / "RLS": every delivery to every client (n = inserts × clients); "last client": per insert, ' +
           'until the slowest client had it; "insert": the INSERT’s own round trip (sent → answered).',
-        'Subscribers: one supabase-js 2.119 client (one WebSocket over `ws`) per signed-in user, each with a ' +
+        'Subscribers: one supabase-js 2.119 client (one WebSocket, Node’s built-in) per signed-in user, each with a ' +
           'channel per table listening for INSERT; tokens are signed as the emulator’s auth issues them.',
         'RLS: rt_rls is visible to authenticated users who are members of the row’s room (an EXISTS on ' +
           'rt_members with auth.uid()); every subscriber is a member, so every client gets every row. ' +

@@ -4,7 +4,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
 import { openDirect, type DirectConnection } from './direct.js';
 import { measureSides, type Operation } from './measure.js';
@@ -155,8 +154,6 @@ async function run(options: BenchOptions): Promise<BenchResult> {
     // One client for the whole run, as an app would hold one; its fetch keeps the connection alive.
     const supabase = createClient(emu.url, emu.keys.anon, {
       auth: { persistSession: false, autoRefreshToken: false },
-      // Node 20 has no global WebSocket; supabase-js 2.119 needs one to construct its realtime client.
-      realtime: { transport: WebSocket as never },
     });
     const claims = JSON.parse(Buffer.from(emu.keys.anon.split('.')[1]!, 'base64url').toString());
 

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import sharp from 'sharp';
-import WebSocket from 'ws';
 import { signJwt } from '../emulator/keys.js';
 import { startTestProject } from '../emulator/test-project.js';
 import { measureSides, type Operation } from './measure.js';
@@ -89,7 +88,6 @@ export async function runStorageTransfer(options: StorageOptions): Promise<Bench
     // A signed-in user's client: storage runs the bucket's RLS policies for every request.
     supabase = createClient(emu.url, emu.keys.anon, {
       accessToken: async () => token,
-      realtime: { transport: WebSocket as never }, // Node 20 has no global WebSocket.
     });
     const files = supabase.storage.from('files');
 
@@ -143,9 +141,7 @@ export async function runStorageTransfer(options: StorageOptions): Promise<Bench
     const meta = await sharp(photo).metadata();
     {
       // The public bucket has no write policy: the service key puts the image there, as an admin would.
-      const admin = createClient(emu.url, emu.keys.secret, {
-        realtime: { transport: WebSocket as never },
-      });
+      const admin = createClient(emu.url, emu.keys.secret);
       const { error } = await admin.storage
         .from('images')
         .upload('photo.jpg', new Blob([new Uint8Array(photo)], { type: 'image/jpeg' }));

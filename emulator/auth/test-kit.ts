@@ -1,6 +1,5 @@
 // Helpers shared by the auth integration tests: clients, raw calls, and reading mail from MailDev.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { createTestProject, type ProjectFiles } from '../test-project.js';
 import { startEmulator, type RunningEmulator } from '../index.js';
 
@@ -52,8 +51,6 @@ export function client(
 ): SupabaseClient {
   return createClient(emu.url, key, {
     auth: { persistSession: false, autoRefreshToken: false, flowType },
-    // Node 20 has no global WebSocket, so supabase-js needs `ws` as its realtime transport.
-    realtime: { transport: WebSocket as never },
   });
 }
 

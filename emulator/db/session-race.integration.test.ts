@@ -3,7 +3,6 @@ import { randomUUID } from 'node:crypto';
 import { protocol } from '@electric-sql/pglite';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
 import { signJwt } from '../keys.js';
@@ -58,7 +57,6 @@ async function userClient(sub: string): Promise<SupabaseClient> {
   const c = createClient(emu.url, emu.keys.publishable, {
     accessToken: async () => token,
     auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
   });
   clients.push(c);
   await c.realtime.setAuth();

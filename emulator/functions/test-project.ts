@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures', import.meta.url));
 
@@ -41,10 +40,9 @@ export async function createFixtureProject(dotenv: string): Promise<FixtureProje
   return { dir, functionsDir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** The unchanged supabase-js client; Node 20 has no global WebSocket, so `ws` is the transport. */
+/** The unchanged supabase-js client (its realtime uses Node 22's global WebSocket). */
 export function client(url: string, key: string): SupabaseClient {
   return createClient(url, key, {
     auth: { persistSession: false },
-    realtime: { transport: WebSocket as never },
   });
 }

@@ -1,7 +1,6 @@
 // postgres_changes through the unchanged supabase-js client: shapes, types, filters, RLS, big rows, publication changes.
 import { randomUUID } from 'node:crypto';
 import { createClient, postgresChangesFilter, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../index.js';
 import { signJwt } from '../keys.js';
@@ -288,7 +287,6 @@ describe('postgres_changes', () => {
     // supabase-js's accessToken option feeds both REST and the realtime join.
     const c = createClient(emu.url, emu.keys.publishable, {
       accessToken: async () => token,
-      realtime: { transport: WebSocket as never },
     });
     clients.push(c);
     // Resolve the token first: a join sent before the callback answers would go out without it

@@ -7,11 +7,10 @@ export function startTestEmulator(): Promise<RunningEmulator> {
   return startEmulator({ memory: true, port: 0, dbPort: null, mailWebPort: 0, mailSmtpPort: 0 });
 }
 
-/** The unchanged supabase-js client; Node 20 has no global WebSocket, so `ws` is the transport. */
+/** The unchanged supabase-js client (its realtime uses Node 22's global WebSocket). */
 export function client(emu: RunningEmulator, key: string): SupabaseClient {
   return createClient(emu.url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
   });
 }
 

@@ -2,7 +2,6 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startRestFixture, userToken, type RestFixture } from './test-fixtures.js';
 
 let f: RestFixture;
@@ -26,7 +25,6 @@ function client(key: string, accessToken?: string): SupabaseClient {
   return createClient(f.emu.url, key, {
     auth: { persistSession: false },
     global: accessToken ? { headers: { Authorization: `Bearer ${accessToken}` } } : {},
-    realtime: { transport: WebSocket as never },
   });
 }
 

@@ -1,6 +1,5 @@
 // Shared setup for the REST conformance suite: an emulator per test file and fixture tables made like a migration.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../index.js';
 import { signJwt } from '../keys.js';
 
@@ -141,8 +140,6 @@ export async function startRestFixture(extraSql = ''): Promise<RestFixture> {
   const client = (key: string) =>
     createClient(emu.url, key, {
       auth: { persistSession: false },
-      // Node 20 has no global WebSocket (contract, note 8).
-      realtime: { transport: WebSocket as never },
     });
   return {
     emu,

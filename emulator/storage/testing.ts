@@ -1,6 +1,5 @@
 // Fixtures for the storage integration tests: an emulator per file and supabase-js clients per role.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../index.js';
 import { signJwt } from '../keys.js';
 
@@ -11,8 +10,6 @@ export function startTestEmulator(): Promise<RunningEmulator> {
 export function client(emu: RunningEmulator, key: string, accessToken?: string): SupabaseClient {
   return createClient(emu.url, key, {
     auth: { persistSession: false, autoRefreshToken: false },
-    // Node 20 has no global WebSocket; supabase-js builds a realtime client eagerly.
-    realtime: { transport: WebSocket as unknown as typeof globalThis.WebSocket },
     global: accessToken ? { headers: { Authorization: `Bearer ${accessToken}` } } : {},
   });
 }

@@ -3,7 +3,6 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import type { RunningEmulator } from '../../emulator/index';
 import { listWithSubscribers, member, startCampaignEmulator } from '../../tests/campaigns/kit';
 import { clientFor, sql } from '../../tests/functions/kit';
@@ -22,7 +21,6 @@ function withToken(token: string): Client {
   return createClient<Database>(emu.url, emu.keys.publishable, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers: { Authorization: `Bearer ${token}` } },
-    realtime: { transport: WebSocket as never },
   });
 }
 

@@ -3,7 +3,6 @@
 // the mail that arrived in MailDev.
 import { createHmac, randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
 
 /** The secret the functions under test sign with (passed to Deno through POSTBOX_* env). */
@@ -66,11 +65,10 @@ async function setScheduler(emu: RunningEmulator, active: boolean): Promise<void
   );
 }
 
-/** A supabase-js client with the secret (service role) or publishable key; `ws` is its realtime transport on Node 20. */
+/** A supabase-js client with the secret (service role) or publishable key. */
 export function clientFor(emu: RunningEmulator, key: 'service' | 'publishable'): SupabaseClient {
   return createClient(emu.url, key === 'service' ? emu.keys.serviceRole : emu.keys.publishable, {
     auth: { persistSession: false, autoRefreshToken: false },
-    realtime: { transport: WebSocket as never },
   });
 }
 

@@ -3,7 +3,6 @@
 // through import-subscribers, and waiting for an import to finish.
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import type { RunningEmulator } from '../../emulator/index';
 import { callFunction, sql, startFunctionsEmulator, type CallResult } from '../functions/kit';
 
@@ -22,7 +21,6 @@ export function clientAs(emu: RunningEmulator, token: string): SupabaseClient {
   return createClient(emu.url, emu.keys.publishable, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers: { Authorization: `Bearer ${token}` } },
-    realtime: { transport: WebSocket as never },
   });
 }
 

@@ -2,7 +2,6 @@
 // folder, real auth users (admin API) with a members row per role, and signed-in supabase-js clients.
 import { randomUUID } from 'node:crypto';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import WebSocket from 'ws';
 import { startEmulator, type RunningEmulator } from '../../emulator/index';
 import { stopScheduler } from '../functions/kit';
 import type { Database } from '../../lib/database.types';
@@ -66,8 +65,6 @@ export function uniqueEmail(label: string): string {
 function newClient(emu: RunningEmulator, key: string): Client {
   return createClient<Database>(emu.url, key, {
     auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
-    // Node 20 has no global WebSocket; supabase-js builds its realtime client eagerly.
-    realtime: { transport: WebSocket as never },
   });
 }
 
