@@ -13,7 +13,7 @@ import {
   validateCampaign,
   type CampaignForm,
 } from './campaign-editor-form';
-import { previewDocument } from './campaign-editor-preview';
+import { previewCampaign } from './campaign-editor-preview';
 
 const form = (over: Partial<CampaignForm> = {}): CampaignForm => ({
   name: 'May issue',
@@ -146,15 +146,22 @@ describe('image insertion', () => {
     expect(insertAt('', 0, 0, md)).toEqual({ value: md, caret: md.length });
   });
   it('renders in the preview as an image of the sanitised body', () => {
-    const doc = previewDocument({
-      subject: '<b>Hi</b>',
-      preheader: '',
-      fromName: '',
-      bodyMd: `${imageMarkdown('cat', 'https://x.test/cat.png')}\n\n<script>alert(1)</script>`,
-    });
-    expect(doc).toContain('<img src="https://x.test/cat.png" alt="cat"');
-    expect(doc).toContain('&lt;b&gt;Hi&lt;/b&gt;');
-    expect(doc).not.toContain('alert');
-    expect(doc).toContain("default-src 'none'");
+    const preview = previewCampaign(
+      {
+        subject: '<b>Hi</b>',
+        preheader: '',
+        fromName: '',
+        bodyMd: `${imageMarkdown('cat', 'https://x.test/cat.png')}\n\n<script>alert(1)</script>`,
+      },
+      {
+        settings: { site_name: 'News', postal_address: '' },
+        siteUrl: 'https://news.example.com',
+        email: 'me@example.com',
+      },
+    );
+    if (!preview.ok) throw new Error(preview.error);
+    expect(preview.html).toContain('<img src="https://x.test/cat.png" alt="cat"');
+    expect(preview.html).toContain('<title>&lt;b&gt;Hi&lt;/b&gt;</title>');
+    expect(preview.html).not.toContain('alert');
   });
 });

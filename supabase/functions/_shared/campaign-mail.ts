@@ -1,20 +1,28 @@
-// One campaign message for one recipient (SPEC §7): the rendered body in the responsive layout, the
-// footer (postal address, unsubscribe and preferences links) from subscriber-mail.ts, and the list
-// headers: List-Unsubscribe (+ Post), List-Id and a Message-ID that deliveries.message_id keeps.
+// One campaign message for one recipient (SPEC §7): the campaign compiled once by the shared
+// renderer (lib/email-render: merge tags, layout, footer with unsubscribe, preferences and "view in
+// browser"), rendered with the reader's values, and the list headers: List-Unsubscribe (+ Post),
+// List-Id and a Message-ID that deliveries.message_id keeps.
 import { adminClient } from './db.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { formatAddress, type OutgoingMail } from './mail.ts';
-import { renderCampaignHtml, renderCampaignText } from './campaign-render.ts';
+import { renderDeps } from './campaign-render.ts';
 import { loadTracking, trackedBodyHtml, type TrackingSettings } from './campaign-tracking.ts';
+import { listUnsubscribeHeaders, subscriberLinks, type MailSettings } from './subscriber-mail.ts';
+import { signToken } from './tokens.ts';
 import {
-  footerHtml,
-  footerText,
-  layoutHtml,
-  listUnsubscribeHeaders,
-  subscriberLinks,
-  type MailSettings,
-} from './subscriber-mail.ts';
+  compileCampaign,
+  recipientScope,
+  renderCampaign,
+  sampleSubscriber,
+  sampleWaitlist,
+  TemplateError,
+  type CampaignSource,
+  type CompiledCampaign,
+  type RenderedCampaign,
+  type ScopeSubscriber,
+  type ScopeWaitlist,
+} from '../../../lib/email-render/index.ts';
 
 export interface CampaignRow {
   id: string;
@@ -27,12 +35,13 @@ export interface CampaignRow {
   status: string;
 }
 
-/** Everything a message of one campaign needs, rendered once per worker and campaign. */
+/** Everything a message of one campaign needs, compiled once per worker and campaign. */
 export interface CampaignContext {
   campaign: CampaignRow;
   settings: MailSettings;
-  html: string;
-  text: string;
+  compiled: CompiledCampaign;
+  /** The campaign's web version, the same link for every reader. */
+  webUrl: string;
   listIds: string[];
   listIdHeader: string;
   /** The opt-in tracking switches when this context was made (campaign-tracking.ts). */
@@ -55,9 +64,64 @@ export async function loadMailSettings(): Promise<MailSettings> {
   return data as MailSettings;
 }
 
+/** A TemplateError as the catalogue's `template_error` (422), naming the field and the line. */
+export function templateAppError(error: unknown): unknown {
+  if (!(error instanceof TemplateError)) return error;
+  return new AppError('template_error', error.message, {
+    field: error.part === 'body' ? 'body_md' : error.part,
+  });
+}
+
+/** Compiles a campaign's templates with the settings' layout; `template_error` when one is wrong. */
+export function compiledCampaign(source: CampaignSource, settings: MailSettings): CompiledCampaign {
+  try {
+    return compileCampaign(renderDeps, source, settings);
+  } catch (error) {
+    throw templateAppError(error);
+  }
+}
+
 /**
- * Loads a campaign with its lists. `html` is the stored body_html once a send has started (what
- * the archive shows, so every recipient gets exactly that), else freshly rendered from body_md.
+ * The campaign as nobody's copy: defaults apply, no reader's links (what the archive keeps and the
+ * web version shows). Also rendered once for a sample reader, so a template that fails only with
+ * values (a loop past the limits, a message over 1 MB) is `template_error` before anything is sent.
+ */
+export function anonymousRendering(
+  source: CampaignSource & { id: string },
+  settings: MailSettings,
+): RenderedCampaign {
+  const compiled = compiledCampaign(source, settings);
+  const site = { name: settings.site_name, url: env.siteUrl() };
+  try {
+    renderCampaign(
+      compiled,
+      recipientScope({
+        subscriber: sampleSubscriber(settings.sender_email),
+        site,
+        subject: source.subject,
+        links: { unsubscribe: site.url, preferences: site.url, web: webVersionUrl(source.id) },
+        waitlist: sampleWaitlist(site.url),
+      }),
+    );
+    return renderCampaign(
+      compiled,
+      recipientScope({ subscriber: null, site, subject: source.subject, links: null }),
+    );
+  } catch (error) {
+    throw templateAppError(error);
+  }
+}
+
+/** Where "view in browser" goes: the site's /web/ page with a token naming only the campaign. */
+export function webVersionUrl(campaignId: string): string {
+  // No subscriber (`s` empty): the web version shows nobody's data, so a forwarded link leaks none.
+  return `${env.siteUrl()}/web/?token=${signToken({ p: 'web', s: '', c: campaignId })}`;
+}
+
+/**
+ * Loads a campaign with its lists and compiles it. Only a draft is editable (SPEC §4) and
+ * start_campaign_send checks body_md and subject are those read, so once a send has started every
+ * worker compiles the same templates.
  */
 export async function loadCampaignContext(
   campaignId: string,
@@ -81,12 +145,11 @@ export async function loadCampaignContext(
     a.lists.created_at.localeCompare(b.lists.created_at),
   );
   const row = campaign as CampaignRow;
-  const started = !['draft', 'scheduled'].includes(row.status) && row.body_html !== '';
   return {
     campaign: row,
     settings,
-    html: started ? row.body_html : renderCampaignHtml(row.body_md),
-    text: renderCampaignText(row.body_md),
+    compiled: compiledCampaign(row, settings),
+    webUrl: webVersionUrl(row.id),
     listIds: rows.map((r) => r.list_id),
     listIdHeader: listIdHeader(rows[0]?.lists ?? null),
     tracking: await loadTracking(),
@@ -112,18 +175,55 @@ export function campaignMessageId(context: CampaignContext, subscriberId: string
   return `<${context.campaign.id}.${subscriberId}@${domain}>`;
 }
 
-/** The message for one subscriber; `test` prefixes the subject and marks the links as a preview. */
-export function campaignMail(
+/** A recipient as the worker reads them (a test send passes a sample reader). */
+export interface CampaignRecipient extends ScopeSubscriber {
+  id: string;
+}
+
+/** One reader's rendering of the campaign, with their links; tracking only for real deliveries. */
+export function renderForRecipient(
   context: CampaignContext,
-  recipient: { id: string; email: string },
-  options: { test?: boolean } = {},
-): OutgoingMail {
+  recipient: CampaignRecipient,
+  options: { test?: boolean; waitlist?: ScopeWaitlist } = {},
+): { rendered: RenderedCampaign; headers: Record<string, string> } {
   const { campaign, settings } = context;
   // A real delivery's links name the campaign (unsubscribes count for it) and may be tracked; a
   // test message's are neither, so previews never show up in the campaign's report.
   const campaignId = options.test ? undefined : campaign.id;
   const links = subscriberLinks(recipient.id, context.listIds, campaignId);
-  const subject = `${options.test ? '[Test] ' : ''}${campaign.subject}`;
+  const scope = recipientScope({
+    subscriber: recipient,
+    site: { name: settings.site_name, url: env.siteUrl() },
+    subject: campaign.subject,
+    links: { unsubscribe: links.unsubscribe, preferences: links.preferences, web: context.webUrl },
+    waitlist: options.waitlist,
+  });
+  const trackBody = campaignId
+    ? (html: string) =>
+        trackedBodyHtml(html, {
+          campaignId,
+          subscriberId: recipient.id,
+          tracking: context.tracking,
+        })
+    : undefined;
+  return {
+    rendered: renderCampaign(context.compiled, scope, { trackBody }),
+    headers: { ...listUnsubscribeHeaders(links, settings), 'List-Id': context.listIdHeader },
+  };
+}
+
+/**
+ * The message for one subscriber; `test` prefixes the subject (not the HTML's title, so a test's
+ * HTML part is the preview's) and leaves the links untracked. Throws TemplateError when the
+ * reader's values make the message fail (a loop past the limits, over 1 MB).
+ */
+export function campaignMail(
+  context: CampaignContext,
+  recipient: CampaignRecipient,
+  options: { test?: boolean; waitlist?: ScopeWaitlist } = {},
+): OutgoingMail {
+  const { campaign, settings } = context;
+  const { rendered, headers } = renderForRecipient(context, recipient, options);
   const from = formatAddress(campaign.from_name || settings.sender_name, senderEmail(context));
   const messageId = options.test
     ? `<${campaign.id}.test-${crypto.randomUUID()}@${senderEmail(context).split('@').pop()}>`
@@ -132,21 +232,10 @@ export function campaignMail(
     from,
     ...(settings.reply_to ? { replyTo: settings.reply_to } : {}),
     to: recipient.email,
-    subject,
-    text: `${context.text}\n\n${footerText(settings, links)}\n`,
-    html: layoutHtml({
-      title: subject,
-      bodyHtml: campaignId
-        ? trackedBodyHtml(context.html, {
-            campaignId,
-            subscriberId: recipient.id,
-            tracking: context.tracking,
-          })
-        : context.html,
-      footerHtml: footerHtml(settings, links),
-      preheader: campaign.preheader || undefined,
-    }),
-    headers: { ...listUnsubscribeHeaders(links, settings), 'List-Id': context.listIdHeader },
+    subject: `${options.test ? '[Test] ' : ''}${rendered.subject}`,
+    text: rendered.text,
+    html: rendered.html,
+    headers,
     messageId,
   };
 }

@@ -4,8 +4,7 @@
 // every write checks the worker's claim token.
 import { adminClient, rpc } from './db.ts';
 import { AppError } from './errors.ts';
-import { loadMailSettings } from './campaign-mail.ts';
-import { renderCampaignHtml } from './campaign-render.ts';
+import { anonymousRendering, loadMailSettings } from './campaign-mail.ts';
 import { queueRpc } from './delivery-results.ts';
 import { Worker } from './campaign-worker.ts';
 
@@ -48,17 +47,20 @@ export interface CampaignAsRead {
   id: string;
   body_md: string;
   subject: string;
+  preheader: string;
 }
 
 /**
- * Renders and starts a campaign (draft or scheduled); answers the recipient count. The SQL refuses
- * (conflict) when body_md or subject changed since `campaign` was read, so the HTML that is sent and
- * archived is always rendered from the Markdown stored when the send started.
+ * Checks the merge tags (`template_error` names the line), renders and starts a campaign (draft or
+ * scheduled); answers the recipient count. body_html is nobody's copy (defaults apply): what the
+ * archive shows. The SQL refuses (conflict) when body_md or subject changed since `campaign` was
+ * read, so what is archived and sent is always rendered from what was stored when the send started.
  */
 export async function startCampaign(campaign: CampaignAsRead): Promise<number> {
+  const archived = anonymousRendering(campaign, await loadMailSettings());
   return await rpc<number>('start_campaign_send', {
     p_campaign_id: campaign.id,
-    p_body_html: renderCampaignHtml(campaign.body_md),
+    p_body_html: archived.bodyHtml,
     p_body_md: campaign.body_md,
     p_subject: campaign.subject,
   });
@@ -71,7 +73,7 @@ export async function startCampaign(campaign: CampaignAsRead): Promise<number> {
 async function startDueCampaigns(): Promise<void> {
   const { data, error } = await adminClient()
     .from('campaigns')
-    .select('id, body_md, subject')
+    .select('id, body_md, subject, preheader')
     .eq('status', 'scheduled')
     .lte('scheduled_at', new Date().toISOString())
     .limit(20);
@@ -81,7 +83,10 @@ async function startDueCampaigns(): Promise<void> {
       await startCampaign(campaign);
     } catch (e) {
       // Another worker started it first (conflict), or it cannot be sent as it is.
-      if (e instanceof AppError && (e.code === 'no_recipients' || e.code === 'invalid_input')) {
+      if (
+        e instanceof AppError &&
+        ['no_recipients', 'invalid_input', 'template_error'].includes(e.code)
+      ) {
         await rpc('campaign_action', { p_campaign_id: campaign.id, p_action: 'unschedule' });
         console.warn(
           `scheduled campaign ${campaign.id} could not start (${e.message}); back to draft`,

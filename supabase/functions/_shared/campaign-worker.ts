@@ -43,6 +43,8 @@ interface Attempt {
 interface Recipient {
   id: string;
   email: string;
+  name: string | null;
+  attributes: Record<string, unknown> | null;
   status: string;
   subscriptions: { list_id: string; status: string }[];
 }
@@ -187,7 +189,7 @@ export class Worker {
     // gets nothing (SPEC §4: a blocklisted address is never sent to).
     const { data, error } = await adminClient()
       .from('subscribers')
-      .select('id, email, status, subscriptions(list_id, status)')
+      .select('id, email, name, attributes, status, subscriptions(list_id, status)')
       .in('id', [...new Set(rows.map((r) => r.subscriber_id))]);
     if (error) throw new AppError('internal');
     for (const s of data ?? []) batch.recipients.set(s.id as string, s as Recipient);
@@ -256,7 +258,7 @@ export class Worker {
     try {
       const skip = skipReason(context, recipient);
       if (skip) throw new Error(skip);
-      const mail = campaignMail(context, { id: row.subscriber_id, email: recipient!.email });
+      const mail = campaignMail(context, recipient!);
       await takeSendSlot(this.rate);
       await sendMail(mail);
       sentAt = new Date().toISOString();

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'not_found'
   | 'conflict'
   | 'no_recipients'
+  | 'template_error'
   | 'payload_too_large'
   | 'method_not_allowed'
   | 'internal';
@@ -30,6 +31,8 @@ const CATALOGUE: Record<ErrorCode, { status: number; message: string }> = {
   not_found: { status: 404, message: 'Not found.' },
   conflict: { status: 409, message: 'That conflicts with the current state.' },
   no_recipients: { status: 422, message: 'This campaign has no recipients.' },
+  // SPEC §10: a merge tag that cannot render blocks a send; the message names the part and line.
+  template_error: { status: 422, message: 'A merge tag in this campaign has an error.' },
   payload_too_large: { status: 413, message: 'The request is too large.' },
   // Not in SPEC §8: a wrong HTTP method is the client's bug, answered like the rest.
   method_not_allowed: { status: 405, message: 'This method is not allowed here.' },

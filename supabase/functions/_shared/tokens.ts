@@ -5,8 +5,11 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from './errors.ts';
 import { env } from './env.ts';
 
-/** `open` and `click`: the tracking pixel and link redirect of one campaign message (track). */
-export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences' | 'open' | 'click';
+/**
+ * `open` and `click`: the tracking pixel and link redirect of one campaign message (track); `web`:
+ * a campaign's web version (web-version), the same for every reader (`s` is empty).
+ */
+export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences' | 'open' | 'click' | 'web';
 
 export interface TokenPayload {
   /** What the token is for; a token for one purpose never works for another. */

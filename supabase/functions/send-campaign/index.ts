@@ -6,7 +6,15 @@ import { AppError } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { startCampaign } from '../_shared/campaign-queue.ts';
 import { kickQueue } from '../_shared/campaign-kick.ts';
-import { campaignMail, loadCampaignContext, loadMailSettings } from '../_shared/campaign-mail.ts';
+import {
+  anonymousRendering,
+  campaignMail,
+  loadCampaignContext,
+  loadMailSettings,
+  templateAppError,
+} from '../_shared/campaign-mail.ts';
+import { sampleSubscriber, sampleWaitlist } from '../../../lib/email-render/index.ts';
+import { env } from '../_shared/env.ts';
 import { sendMail } from '../_shared/mail.ts';
 import { parseCampaignRequest, type CampaignRequest } from './input.ts';
 
@@ -50,11 +58,23 @@ async function sendTest(request: CampaignRequest, callerEmail: string): Promise<
     throw new AppError('invalid_input', 'subject: must be 1 to 200 characters', {
       field: 'subject',
     });
-  // The footer links of a test point at no subscriber, so they do nothing when followed.
+  // The footer links of a test point at no subscriber, so they do nothing when followed. The
+  // merge tags show the editor preview's sample reader, at the address the test goes to. Every
+  // message is rendered before the first is sent: a template error sends none.
   const nobody = '00000000-0000-0000-0000-000000000000';
-  for (const email of emails) {
-    await sendMail(campaignMail(context, { id: nobody, email }, { test: true }));
-  }
+  const waitlist = sampleWaitlist(env.siteUrl());
+  const mails = emails.map((email) => {
+    try {
+      return campaignMail(
+        context,
+        { ...sampleSubscriber(email), id: nobody },
+        { test: true, waitlist },
+      );
+    } catch (error) {
+      throw templateAppError(error);
+    }
+  });
+  for (const mail of mails) await sendMail(mail);
   return json({ sent: emails });
 }
 
@@ -77,6 +97,7 @@ serve(['POST'], async (req) => {
         id,
         body_md: String(campaign.body_md ?? ''),
         subject: String(campaign.subject ?? ''),
+        preheader: String(campaign.preheader ?? ''),
       });
       kickQueue();
       return json({ campaign: await campaignRow(id) });
@@ -87,6 +108,19 @@ serve(['POST'], async (req) => {
       return json({ campaign: await campaignRow(id), retried });
     }
     default: {
+      if (request.action === 'schedule') {
+        // A scheduled send must not fail at its time for a template error found now (SPEC §10).
+        const row = await campaignRow(id);
+        anonymousRendering(
+          {
+            id,
+            body_md: String(row.body_md ?? ''),
+            subject: String(row.subject ?? ''),
+            preheader: String(row.preheader ?? ''),
+          },
+          await loadMailSettings(),
+        );
+      }
       const campaign = await rpc<Record<string, unknown>>('campaign_action', {
         p_campaign_id: id,
         p_action: request.action,

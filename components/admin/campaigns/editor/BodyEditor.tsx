@@ -1,5 +1,6 @@
-// The Markdown body with an "Insert image" control (the media picker) and, beside it (below on
-// phones), the live preview. The image goes in at the cursor as ![alt](<public URL>).
+// The Markdown body with "Insert image" (the media picker) and "Insert merge tag" controls and,
+// beside it (below on phones), the live preview. An image goes in at the cursor as
+// ![alt](<public URL>), a merge tag as {{ subscriber.first_name | default: "friend" }}.
 import { ImagePlus } from 'lucide-react';
 import { useMemo, useRef, useState } from 'react';
 import {
@@ -9,6 +10,7 @@ import {
   insertAt,
   type CampaignForm,
 } from '../../../../lib/admin/campaign-editor-form';
+import { MERGE_TAGS } from '../../../../lib/email-render/merge-tags';
 import { Button, TextArea } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
 import styles from './Editor.module.css';
@@ -49,11 +51,25 @@ export function BodyEditor({
     const next = insertAt(form.bodyMd, start, end, imageMarkdown(alt, url));
     onChange(next.value);
     setPicking(false);
-    // After React has written the new value: put the caret after the image, in view.
+    caretTo(next.caret);
+  }
+
+  /** After React has written the new value: the caret after what went in, in view. */
+  function caretTo(caret: number) {
+    const area = textarea.current;
     requestAnimationFrame(() => {
       area?.focus();
-      area?.setSelectionRange(next.caret, next.caret);
+      area?.setSelectionRange(caret, caret);
     });
+  }
+
+  function insertTag(tag: string) {
+    const area = textarea.current;
+    const start = area?.selectionStart ?? form.bodyMd.length;
+    const end = area?.selectionEnd ?? start;
+    const text = `{{ ${tag} }}`;
+    onChange(form.bodyMd.slice(0, start) + text + form.bodyMd.slice(end));
+    caretTo(start + text.length);
   }
 
   return (
@@ -64,7 +80,24 @@ export function BodyEditor({
             <Button size="sm" icon={<ImagePlus />} onClick={() => setPicking(true)}>
               Insert image
             </Button>
-            <span className={styles.toolbarHint}>Markdown: **bold**, _italic_, [link](url)</span>
+            <select
+              className={styles.tagMenu}
+              aria-label="Insert merge tag"
+              value=""
+              onChange={(e) => {
+                if (e.target.value) insertTag(e.target.value);
+              }}
+            >
+              <option value="">Insert merge tag…</option>
+              {MERGE_TAGS.map((t) => (
+                <option key={t.tag} value={t.tag}>
+                  {t.label}
+                </option>
+              ))}
+            </select>
+            <span className={styles.toolbarHint}>
+              Markdown: **bold**, _italic_, [link](url). Liquid: {'{{ subscriber.name }}'}
+            </span>
           </div>
         ) : null}
         <TextArea

@@ -1,0 +1,14 @@
+// The site's side of the shared renderer: the npm builds of marked, sanitize-html and LiquidJS
+// (pinned to the versions supabase/functions/_shared/deps.ts gives the edge functions).
+import { Liquid, Tokenizer } from 'liquidjs';
+import { Lexer, marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
+import type { RenderDeps } from './campaign.ts';
+
+export const siteRenderDeps: RenderDeps = {
+  marked,
+  sanitizeHtml,
+  lex: (markdown) => Lexer.lex(markdown),
+  Liquid: Liquid as unknown as RenderDeps['Liquid'],
+  Tokenizer: Tokenizer as unknown as RenderDeps['Tokenizer'],
+};
