@@ -11,7 +11,8 @@ import {
   type Member,
 } from '../../tests/imports/kit';
 import { sql } from '../../tests/functions/kit';
-import { exportFilters, exportSubscribers } from './export';
+import { exportSubscribers } from './export';
+import { rulesFromFilters } from './subscriber-rules';
 import { createImport, importObjectPath, startImport, type ImportView } from './imports';
 import { NO_FILTERS } from './subscriber-query';
 
@@ -86,7 +87,7 @@ describe('an import followed live by id', () => {
 
     const exported = await exportSubscribers(
       client,
-      exportFilters({ ...NO_FILTERS, listId: list!.id, search: `${tag}-11` }, [list!]),
+      rulesFromFilters({ ...NO_FILTERS, listId: list!.id, search: `${tag}-11` }),
     );
     // -11, -110…-119 and -1100…-1199: 1 + 10 + 100.
     expect(exported.rows).toBe(111);

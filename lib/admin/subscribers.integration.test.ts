@@ -14,7 +14,9 @@ import {
   setSubscriptionStatus,
 } from './subscriber';
 import { cursorAfter, cursorBefore, NO_FILTERS, type SubscriberFilters } from './subscriber-query';
-import { addSubscriber, countSubscribers, listSubscribers, runBulkAction } from './subscribers';
+import { runBulk, type BulkAction } from './subscriber-bulk';
+import { rulesForIds } from './subscriber-rules';
+import { addSubscriber, countSubscribers, listSubscribers } from './subscribers';
 
 let emu: RunningEmulator;
 const as: Partial<Record<Role, SupabaseClient>> = {};
@@ -140,15 +142,17 @@ describe('writes by role', () => {
       null,
     );
     const ids = first.rows.slice(0, 3).map((r) => r.id);
-    expect(await runBulkAction(client('viewer'), 'blocklist', ids)).toBe(0);
-    expect(await runBulkAction(client('admin'), 'blocklist', ids)).toBe(3);
+    const bulk = async (role: Role, action: BulkAction) =>
+      (await runBulk(client(role), action, rulesForIds(ids))).changed;
+    await expect(bulk('viewer', 'blocklist')).rejects.toMatchObject({ status: 403 });
+    expect(await bulk('admin', 'blocklist')).toBe(3);
     const blocked = await countSubscribers(client('viewer'), { ...mine, status: 'blocklisted' });
     expect(blocked).toBe(3);
     // Blocklisting unsubscribed them from the list (database trigger), so nothing to unsubscribe.
-    expect(await runBulkAction(client('admin'), 'unsubscribe', ids)).toBe(0);
+    expect(await bulk('admin', 'unsubscribe')).toBe(0);
     // Only the owner deletes.
-    expect(await runBulkAction(client('admin'), 'delete', ids)).toBe(0);
-    expect(await runBulkAction(client('owner'), 'delete', ids)).toBe(3);
+    await expect(bulk('admin', 'delete')).rejects.toMatchObject({ status: 403 });
+    expect(await bulk('owner', 'delete')).toBe(3);
     expect(await countSubscribers(client('viewer'), mine)).toBe(117);
   });
 

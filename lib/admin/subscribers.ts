@@ -6,16 +6,15 @@ import { checkEmail } from '../email';
 import { MESSAGES, nameProblem } from '../subscribe';
 import { toQueryError, unwrap, type QueryError } from '../use-query';
 import {
-  cursorFilter,
   orderFor,
   PAGE_SIZE,
-  searchFilter,
   toPage,
   type Cursor,
   type Page,
   type SubscriberFilters,
   type SubscriptionStatus,
 } from './subscriber-query';
+import { rulesFromFilters, type RuleGroup } from './subscriber-rules';
 
 export type SubscriberRow = Pick<
   Tables<'subscribers'>,
@@ -24,52 +23,41 @@ export type SubscriberRow = Pick<
 
 const ROW_COLUMNS = 'id,email,name,status,created_at,subscriptions(list_id,status)';
 
-/**
- * The subscribers query with the filters applied. A list or subscription-status filter joins the
- * subscriptions a second time under the alias `match` (inner), so the row still shows every list.
- */
-function filtered(
-  client: SupabaseClient,
-  filters: SubscriberFilters,
-  columns: string,
-  head = false,
-) {
-  const join = filters.listId !== null || filters.subscription !== null;
-  let query = client
-    .from('subscribers')
-    .select(join ? `${columns},match:subscriptions!inner(list_id)` : columns, {
-      count: head ? 'exact' : undefined,
-      head,
-    });
-  if (filters.listId !== null) query = query.eq('match.list_id', filters.listId);
-  if (filters.subscription !== null) query = query.eq('match.status', filters.subscription);
-  if (filters.status !== null) query = query.eq('status', filters.status);
-  const search = searchFilter(filters.search);
-  if (search) query = query.or(search);
-  return query;
+/** The keyset cursor in subscribers_matching's terms. */
+function cursorArg(cursor: Cursor | null) {
+  return cursor
+    ? {
+        direction: cursor.direction,
+        created_at: cursor.createdAt,
+        id: cursor.id,
+        email: cursor.email,
+      }
+    : null;
 }
 
-/** One page of subscribers (SPEC §9: 50, keyset), in display order. */
+/**
+ * One page of subscribers (SPEC §9: 50, keyset), in display order. The rows are chosen by
+ * subscribers_matching (the rule compiler, under the caller's RLS); their subscriptions are
+ * embedded by PostgREST, and the order is repeated on the 51 rows so the answer keeps it.
+ */
 export async function listSubscribers(
   client: SupabaseClient,
   filters: SubscriberFilters,
   cursor: Cursor | null,
 ): Promise<Page<SubscriberRow>> {
-  let query = filtered(client, filters, ROW_COLUMNS);
-  if (cursor) {
-    const keyset = cursorFilter(filters.sort, cursor);
-    query =
-      'or' in keyset ? query.or(keyset.or) : query.filter(keyset.column, keyset.op, keyset.value);
-  }
+  let query = client
+    .rpc('subscribers_matching', {
+      p_rules: rulesFromFilters(filters),
+      p_sort: filters.sort,
+      p_cursor: cursorArg(cursor),
+      p_limit: PAGE_SIZE + 1,
+    })
+    .select(ROW_COLUMNS);
   for (const { column, ascending } of orderFor(filters.sort, cursor?.direction)) {
     query = query.order(column, { ascending });
   }
-  const rows = unwrap(await query.limit(PAGE_SIZE + 1)) as unknown as Array<
-    SubscriberRow & { match?: unknown }
-  > | null;
-  // The `match` join only filters; drop it so rows look the same with and without a list filter.
-  const clean = (rows ?? []).map(({ match: _match, ...row }) => row);
-  return toPage(clean, cursor);
+  const rows = unwrap(await query) as unknown as SubscriberRow[] | null;
+  return toPage(rows ?? [], cursor);
 }
 
 /** How many subscribers match the filters (all pages). */
@@ -77,40 +65,16 @@ export async function countSubscribers(
   client: SupabaseClient,
   filters: SubscriberFilters,
 ): Promise<number> {
-  const { count, error, status } = await filtered(client, filters, 'id', true);
-  if (error) throw toQueryError(error, status);
-  return count ?? 0;
+  return countMatching(client, rulesFromFilters(filters));
 }
 
-export type BulkAction = 'unsubscribe' | 'blocklist' | 'delete';
-
-/** Runs a bulk action on the selected subscribers in one request; answers how many rows changed. */
-export async function runBulkAction(
-  client: SupabaseClient,
-  action: BulkAction,
-  ids: string[],
-): Promise<number> {
-  if (ids.length === 0) return 0;
-  let result: { data: unknown[] | null; error: unknown };
-  if (action === 'unsubscribe') {
-    result = await client
-      .from('subscriptions')
-      .update({ status: 'unsubscribed' })
-      .in('subscriber_id', ids)
-      .neq('status', 'unsubscribed')
-      .select('subscriber_id');
-  } else if (action === 'blocklist') {
-    // The database unsubscribes a blocklisted address from every list (trigger).
-    result = await client
-      .from('subscribers')
-      .update({ status: 'blocklisted' })
-      .in('id', ids)
-      .neq('status', 'blocklisted')
-      .select('id');
-  } else {
-    result = await client.from('subscribers').delete().in('id', ids).select('id');
-  }
-  return unwrap(result)?.length ?? 0;
+/** How many subscribers match a rule set, as the caller may see them. */
+export async function countMatching(client: SupabaseClient, rules: RuleGroup): Promise<number> {
+  const { data, error, status } = await client.rpc('count_subscribers_matching', {
+    p_rules: rules,
+  });
+  if (error) throw toQueryError(error, status);
+  return Number(data ?? 0);
 }
 
 export interface NewSubscriber {

@@ -1,19 +1,14 @@
-// Hook of the "Export CSV" button: runs export-subscribers for the page's current filters, hears
-// the rows written so far on a Realtime topic of its own while it runs, and keeps the answer (the
-// signed URL and the row count) or the error to show beside the button.
+// Hook of the "Export CSV" buttons: runs export-subscribers for a rule set (the page's filter or a
+// selection), hears the rows written so far on a Realtime topic of its own while it runs, and keeps
+// the answer (the signed URL and the row count) or the error to show beside the button.
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { supabase } from '../supabase';
 import { randomUuid } from '../uuid';
 import { toQueryError } from '../use-query';
 import { exportProgressTopic } from '../export-progress-topic';
-import {
-  exportSubscribers,
-  withReportedRows,
-  type ExportFilters,
-  type ExportResult,
-  type ExportState,
-} from './export';
+import { exportSubscribers, withReportedRows, type ExportResult, type ExportState } from './export';
+import type { RuleGroup } from './subscriber-rules';
 
 /** How long the export waits for its progress channel: without Realtime it runs all the same. */
 const JOIN_WAIT_MS = 2_000;
@@ -41,12 +36,12 @@ export function useExportSubscribers() {
   useEffect(() => leave, [leave]);
 
   const run = useCallback(
-    async (filters: () => ExportFilters): Promise<ExportResult | null> => {
+    async (rules: () => RuleGroup): Promise<ExportResult | null> => {
       setState({ status: 'pending', rows: null });
       leave();
-      let chosen: ExportFilters;
+      let chosen: RuleGroup;
       try {
-        chosen = filters();
+        chosen = rules();
       } catch (error) {
         setState({ status: 'error', message: toQueryError(error).message });
         return null;

@@ -1,18 +1,16 @@
-// Hooks of the subscribers page: one page of rows, the match count, the lists to filter by, and the
-// writes (bulk actions, add one), each revalidating every subscribers key afterwards.
+// Hooks of the subscribers page: one page of rows, the match count, the lists to filter by, and
+// adding one, which revalidates every subscribers key afterwards (bulk: use-subscriber-bulk.ts).
 import { useCallback, useState } from 'react';
 import { mutate } from 'swr';
 import type { Tables } from '../database.types';
 import { supabase } from '../supabase';
-import { queryKey, toQueryError, useQuery, type QueryError } from '../use-query';
+import { queryKey, toQueryError, useQuery } from '../use-query';
 import type { Cursor, SubscriberFilters } from './subscriber-query';
 import {
   addSubscriber,
   countSubscribers,
   listSubscribers,
-  runBulkAction,
   type AddSubscriberResult,
-  type BulkAction,
   type NewSubscriber,
 } from './subscribers';
 
@@ -67,25 +65,6 @@ export function useListOptions() {
   return useQuery<ListOption[]>(queryKey('admin/subscribers/lists'), () =>
     supabase.from('lists').select('id,slug,name,visibility').order('name'),
   );
-}
-
-export type BulkOutcome = { ok: true; changed: number } | { ok: false; error: QueryError };
-
-/** Bulk actions on selected rows: one request, then the table and counts revalidate. */
-export function useBulkAction() {
-  const [pending, setPending] = useState(false);
-  const run = useCallback(async (action: BulkAction, ids: string[]): Promise<BulkOutcome> => {
-    setPending(true);
-    try {
-      return { ok: true, changed: await runBulkAction(supabase, action, ids) };
-    } catch (error) {
-      return { ok: false, error: toQueryError(error) };
-    } finally {
-      setPending(false);
-      await revalidateSubscribers();
-    }
-  }, []);
-  return { run, pending };
 }
 
 export function useAddSubscriber() {

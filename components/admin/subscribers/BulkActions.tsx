@@ -1,114 +1,177 @@
-// The bar shown while rows are selected: unsubscribe from all lists and blocklist (admins), delete
-// (owner, after a confirmation). Each is one request; the result is announced under the bar.
-import { Ban, MailX, Trash2 } from 'lucide-react';
+// The bulk actions bar: an action (add to / remove from a list, confirm, unsubscribe, blocklist,
+// export, delete) applied to the selected rows or to every subscriber matching the filter. The
+// dialog asks with the number of subscribers it will touch, then shows progress batch by batch.
+import { Play } from 'lucide-react';
 import { useState } from 'react';
-import type { BulkAction } from '../../../lib/admin/subscribers';
-import { useBulkAction } from '../../../lib/admin/use-subscribers';
+import { formatCount } from '../../../lib/admin/format';
+import { bulkDoneText, bulkQuestion, type BulkAction } from '../../../lib/admin/subscriber-bulk';
+import type { RuleGroup } from '../../../lib/admin/subscriber-rules';
+import { useMatchCount, useSubscriberBulk } from '../../../lib/admin/use-subscriber-bulk';
+import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { useAdmin } from '../AdminContext';
-import { Button, ConfirmDialog, StatusMessage } from '../../ui';
+import { Button, ConfirmDialog, ProgressBar, SelectField, StatusMessage } from '../../ui';
 import styles from './Subscribers.module.css';
-
-const DONE: Record<BulkAction, (n: number) => string> = {
-  unsubscribe: (n) => `${n} ${n === 1 ? 'subscriber' : 'subscribers'} unsubscribed from all lists.`,
-  blocklist: (n) => `${n} ${n === 1 ? 'subscriber' : 'subscribers'} blocklisted.`,
-  delete: (n) => `${n} ${n === 1 ? 'subscriber' : 'subscribers'} deleted.`,
-};
-
-function plural(n: number): string {
-  return `${n} ${n === 1 ? 'subscriber' : 'subscribers'}`;
-}
 
 export interface BulkResult {
   tone: 'success' | 'error';
   text: string;
 }
 
+type Choice = BulkAction | 'export';
+
+const LABELS: Record<Choice, string> = {
+  add: 'Add to a list',
+  remove: 'Remove from a list',
+  confirm: 'Confirm pending subscriptions',
+  unsubscribe: 'Unsubscribe',
+  blocklist: 'Blocklist',
+  export: 'Export CSV',
+  delete: 'Delete',
+};
+
+const EXPLAIN: Partial<Record<BulkAction, string>> = {
+  add: 'Blocklisted subscribers and those already on the list are left as they are.',
+  blocklist: 'They are unsubscribed from every list and never sent to again.',
+  delete: 'Their subscriptions and history are deleted too. This cannot be undone.',
+};
+
 export function BulkActions({
-  ids,
+  target,
+  label,
+  lists,
+  onExport,
   onDone,
 }: {
-  ids: string[];
-  /** Called after every attempt with what to announce; the page clears the selection on success. */
+  /** The subscribers the action applies to: the selected ids or the page's filter, as rules. */
+  target: RuleGroup;
+  /** What the bar says is chosen, e.g. "3 selected" or "All 1,234 matching selected". */
+  label: string;
+  lists: ListOption[];
+  onExport: (rules: RuleGroup) => void;
   onDone: (result: BulkResult) => void;
 }) {
   const { can } = useAdmin();
-  const bulk = useBulkAction();
-  const [running, setRunning] = useState<BulkAction | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  const [choice, setChoice] = useState<Choice>('add');
+  const [list, setList] = useState('');
+  const [asking, setAsking] = useState(false);
+  const bulk = useSubscriberBulk();
+  const count = useMatchCount(asking ? target : null);
 
-  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const needsList = choice === 'add' || choice === 'remove';
+  const listName = lists.find((l) => l.id === list)?.name;
+  const choices = (Object.keys(LABELS) as Choice[]).filter((c) =>
+    c === 'delete' ? can('delete-subscribers') : c === 'export' ? can('import-export') : true,
+  );
+  const running = bulk.state.status === 'running';
+  const total = count.data ?? null;
 
-  const run = async (action: BulkAction) => {
-    setRunning(action);
-    setDeleteError(null);
-    const outcome = await bulk.run(action, ids);
-    setRunning(null);
-    if (!outcome.ok) {
-      // A refused delete stays in its dialog, so the owner sees why and can retry or cancel.
-      if (action === 'delete') setDeleteError(outcome.error.message);
-      else onDone({ tone: 'error', text: `Nothing was changed: ${outcome.error.message}` });
-      return;
-    }
-    setConfirming(false);
-    onDone({
-      tone: 'success',
-      text:
-        outcome.changed === 0
-          ? 'Nothing to change: the selected subscribers already were that way.'
-          : DONE[action](outcome.changed),
-    });
+  const apply = () => {
+    if (choice === 'export') return onExport(target);
+    bulk.reset();
+    setAsking(true);
   };
+
+  const confirm = async () => {
+    if (choice === 'export') return;
+    const outcome = await bulk.run(choice, target, { list: list || null }, total);
+    if (outcome.status === 'done') {
+      setAsking(false);
+      onDone({ tone: 'success', text: bulkDoneText(choice, outcome.progress.changed, listName) });
+    }
+  };
+
+  let progress = null;
+  if (bulk.state.status === 'running' || bulk.state.status === 'failed') {
+    const { processed } = bulk.state.progress;
+    const percent = total ? Math.min(100, Math.floor((processed / total) * 100)) : 0;
+    const text = `${formatCount(processed)} of ${formatCount(total ?? processed)} done`;
+    progress = (
+      <div className={styles.bulkProgress}>
+        <span>{text}</span>
+        <ProgressBar
+          aria-label="Bulk action progress"
+          aria-valuemax={100}
+          aria-valuenow={percent}
+          aria-valuetext={text}
+          percent={percent}
+          tone={bulk.state.status === 'failed' ? 'muted' : 'brand'}
+          size="sm"
+        />
+      </div>
+    );
+  }
+  const failure =
+    bulk.state.status === 'failed'
+      ? `Stopped after ${formatCount(bulk.state.progress.processed)}: ${bulk.state.error.message.replace(/^postbox:[a-z_]+: /, '')}`
+      : count.error
+        ? `The subscribers could not be counted: ${count.error.message}`
+        : null;
 
   return (
     <div className={styles.bulk} role="group" aria-label="Bulk actions">
-      <span className={styles.bulkCount}>{plural(ids.length)} selected</span>
-      {can('manage-subscribers') ? (
-        <>
-          <Button
-            size="sm"
-            icon={<MailX />}
-            loading={running === 'unsubscribe'}
-            disabled={running !== null}
-            onClick={() => void run('unsubscribe')}
+      <span className={styles.bulkCount}>{label}</span>
+      <div className={styles.bulkForm}>
+        <SelectField
+          label="Action"
+          value={choice}
+          onChange={(e) => setChoice(e.target.value as Choice)}
+          disabled={running}
+        >
+          {choices.map((c) => (
+            <option key={c} value={c}>
+              {LABELS[c]}
+            </option>
+          ))}
+        </SelectField>
+        {needsList || choice === 'confirm' || choice === 'unsubscribe' ? (
+          <SelectField
+            label="List"
+            value={list}
+            onChange={(e) => setList(e.target.value)}
+            disabled={running}
           >
-            Unsubscribe from all lists
-          </Button>
-          <Button
-            size="sm"
-            icon={<Ban />}
-            loading={running === 'blocklist'}
-            disabled={running !== null}
-            onClick={() => void run('blocklist')}
-          >
-            Blocklist
-          </Button>
-        </>
-      ) : null}
-      {can('delete-subscribers') ? (
+            <option value="">{needsList ? 'Choose a list…' : 'All lists'}</option>
+            {lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
         <Button
           size="sm"
-          variant="danger"
-          icon={<Trash2 />}
-          disabled={running !== null}
-          onClick={() => setConfirming(true)}
+          variant={choice === 'delete' ? 'danger' : 'primary'}
+          icon={<Play />}
+          disabled={running || (needsList && !list)}
+          onClick={apply}
         >
-          Delete
+          Apply
         </Button>
+      </div>
+      {choice !== 'export' ? (
+        <ConfirmDialog
+          open={asking}
+          title={total === null ? 'Counting subscribers…' : bulkQuestion(choice, total, listName)}
+          confirmLabel={bulk.state.status === 'failed' ? 'Try again' : LABELS[choice]}
+          danger={choice === 'delete' || choice === 'blocklist'}
+          busy={running || (total === null && !count.error)}
+          error={failure}
+          onConfirm={() => void confirm()}
+          onCancel={() => {
+            setAsking(false);
+            if (bulk.state.status === 'failed') {
+              onDone({
+                tone: 'error',
+                text: `${LABELS[choice]} stopped after ${formatCount(bulk.state.progress.processed)} subscribers.`,
+              });
+            }
+            bulk.reset();
+          }}
+        >
+          {EXPLAIN[choice] ?? 'Each change is recorded in the subscriber’s history.'}
+          {progress}
+        </ConfirmDialog>
       ) : null}
-      <ConfirmDialog
-        open={confirming}
-        title={`Delete ${plural(ids.length)}?`}
-        confirmLabel="Delete"
-        busy={running === 'delete'}
-        error={deleteError}
-        onConfirm={() => void run('delete')}
-        onCancel={() => {
-          setConfirming(false);
-          setDeleteError(null);
-        }}
-      >
-        Their subscriptions and history are deleted too. This cannot be undone.
-      </ConfirmDialog>
     </div>
   );
 }

@@ -1,13 +1,12 @@
-// "Export CSV" (admins): exports exactly the rows the table's filters match through
-// export-subscribers, shows the rows written while it runs, starts the download from the signed
-// URL, and keeps a link to it.
+// "Export CSV" (admins): exports exactly the rows the table's filter matches (or, through the bulk
+// bar, the selected rows) with export-subscribers, shows the rows written while it runs, starts the
+// download from the signed URL, and keeps a link to it.
 import { Download } from 'lucide-react';
 import { useEffect } from 'react';
-import { exportFilters, exportProgressView } from '../../../lib/admin/export';
+import { exportProgressView } from '../../../lib/admin/export';
 import { formatCount } from '../../../lib/admin/format';
-import type { SubscriberFilters } from '../../../lib/admin/subscriber-query';
+import type { RuleGroup } from '../../../lib/admin/subscriber-rules';
 import { useExportSubscribers } from '../../../lib/admin/use-export';
-import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { Button, ProgressBar, StatusMessage } from '../../ui';
 import styles from './ImportExport.module.css';
 
@@ -34,22 +33,37 @@ function ExportProgress({ rows, total }: { rows: number | null; total: number | 
   );
 }
 
+export type Exporter = ReturnType<typeof useExportSubscribers>;
+
+/** Exports `rules` and starts the download once the file is ready. */
+export async function exportAndDownload(exporter: Exporter, rules: RuleGroup): Promise<void> {
+  const result = await exporter.run(() => rules);
+  // The signed URL answers with Content-Disposition: attachment, so opening it downloads the
+  // file and leaves the page where it is.
+  if (result) window.location.assign(result.url);
+}
+
 export function ExportSubscribers({
-  filters,
-  lists,
+  exporter,
+  rules,
   filtered,
   total,
+  onExport,
 }: {
-  filters: SubscriberFilters;
-  lists: ListOption[];
+  /** The page's export (useExportSubscribers), shared with the bulk bar's "Export CSV". */
+  exporter: Exporter;
+  /** The table's filter as rules. */
+  rules: RuleGroup;
   filtered: boolean;
-  /** The table's count of matching subscribers, when known: the export's 100 %. */
+  /** How many subscribers the running export covers, when known: its 100 %. */
   total: number | null;
+  /** Starts the export of `rules` (the page keeps how many rows it expects). */
+  onExport: () => void;
 }) {
-  const { state, run, reset } = useExportSubscribers();
+  const { state, reset } = exporter;
 
   // A new filter makes the last file stale: forget it.
-  useEffect(() => reset(), [filters, reset]);
+  useEffect(() => reset(), [rules, reset]);
 
   let message = null;
   if (state.status === 'pending') {
@@ -70,20 +84,9 @@ export function ExportSubscribers({
     );
   }
 
-  const exportNow = async () => {
-    const result = await run(() => exportFilters(filters, lists));
-    // The signed URL answers with Content-Disposition: attachment, so opening it downloads the
-    // file and leaves the page where it is.
-    if (result) window.location.assign(result.url);
-  };
-
   return (
     <>
-      <Button
-        icon={<Download />}
-        loading={state.status === 'pending'}
-        onClick={() => void exportNow()}
-      >
+      <Button icon={<Download />} loading={state.status === 'pending'} onClick={onExport}>
         Export CSV
       </Button>
       {message ? <div className={styles.toolbarMessage}>{message}</div> : null}

@@ -27,6 +27,7 @@ import {
   statusTone,
 } from '../../ui';
 import { HistoryCard } from './HistoryCard';
+import { EmailText } from './EmailText';
 import { SubscriptionsCard } from './SubscriptionsCard';
 import styles from './Subscribers.module.css';
 
@@ -124,7 +125,9 @@ export function SubscriberDetailView({ id }: { id: string }) {
       <Card>
         <div className={styles.summary}>
           <div className={styles.identity}>
-            <h2 className={styles.identityEmail}>{detail.email}</h2>
+            <h2 className={styles.identityEmail}>
+              <EmailText email={detail.email} />
+            </h2>
             <div className={styles.meta}>
               <span>{detail.name || 'No name'}</span>
               <Badge tone={statusTone(detail.status)}>{detail.status}</Badge>

@@ -5,6 +5,7 @@ import { formatDay } from '../../../lib/admin/format';
 import type { SubscriberRow } from '../../../lib/admin/subscribers';
 import { Badge, statusTone, Table, tableStyles } from '../../ui';
 import styles from './Subscribers.module.css';
+import { EmailText } from './EmailText';
 
 export function SubscribersTable({
   rows,
@@ -63,7 +64,7 @@ export function SubscribersTable({
                 className={styles.email}
                 href={`/admin/subscribers/view/?id=${encodeURIComponent(row.id)}`}
               >
-                {row.email}
+                <EmailText email={row.email} />
               </Link>
             </td>
             <td className={styles.nameCell}>

@@ -22,10 +22,12 @@ import {
   useSubscriberCount,
   useSubscribers,
 } from '../../../lib/admin/use-subscribers';
+import { rulesForIds, rulesFromFilters, type RuleGroup } from '../../../lib/admin/subscriber-rules';
+import { useExportSubscribers } from '../../../lib/admin/use-export';
 import { useAdmin } from '../AdminContext';
 import { Button, Card, EmptyState, ErrorState, LoadingState } from '../../ui';
 import { BulkActions, BulkResultMessage, type BulkResult } from './BulkActions';
-import { ExportSubscribers } from './ExportSubscribers';
+import { exportAndDownload, ExportSubscribers } from './ExportSubscribers';
 import { ImportSubscribers } from './ImportSubscribers';
 import ieStyles from './ImportExport.module.css';
 import { SubscriberFilterBar } from './SubscriberFilterBar';
@@ -38,7 +40,11 @@ export function SubscribersView() {
   const [cursor, setCursor] = useState<Cursor | null>(null);
   const [pageNumber, setPageNumber] = useState(1);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  // Every subscriber matching the filter, not only the rows checked on this page.
+  const [allMatching, setAllMatching] = useState(false);
   const [result, setResult] = useState<BulkResult | null>(null);
+  const exporter = useExportSubscribers();
+  const [exportTotal, setExportTotal] = useState<number | null>(null);
 
   const lists = useListOptions();
   const page = useSubscribers(filters, cursor);
@@ -58,8 +64,10 @@ export function SubscribersView() {
     setCursor(null);
     setPageNumber(1);
     setSelected(new Set());
+    setAllMatching(false);
     setResult(null);
   }, []);
+  const filterRules = useMemo(() => rulesFromFilters(filters), [filters]);
 
   useEffect(() => {
     if (fromUrl || !router.isReady) return;
@@ -82,9 +90,19 @@ export function SubscribersView() {
     setCursor(next);
     setPageNumber((n) => (next === null ? 1 : n + delta));
     setSelected(new Set());
+    setAllMatching(false);
+  };
+  const clearSelection = () => {
+    setSelected(new Set());
+    setAllMatching(false);
+  };
+  const exportRules = (rules: RuleGroup, rows: number | null) => {
+    setExportTotal(rows);
+    void exportAndDownload(exporter, rules);
   };
 
   const rows = page.data?.rows ?? [];
+  const pageAllSelected = rows.length > 0 && rows.every((r) => selected.has(r.id));
   const filtered = isFiltered(filters);
   const total = count.data;
   const first = (pageNumber - 1) * PAGE_SIZE + 1;
@@ -128,13 +146,50 @@ export function SubscribersView() {
     body = (
       <>
         {selected.size > 0 ? (
-          <BulkActions
-            ids={[...selected]}
-            onDone={(r) => {
-              setResult(r);
-              if (r.tone === 'success') setSelected(new Set());
-            }}
-          />
+          <>
+            {pageAllSelected && total !== undefined && total !== null && total > rows.length ? (
+              <p className={styles.selectAll} role="status">
+                {allMatching ? (
+                  <>
+                    All {total.toLocaleString()} {noun} are selected.{' '}
+                    <button type="button" className={styles.linkButton} onClick={clearSelection}>
+                      Clear selection
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    All {rows.length} on this page are selected.{' '}
+                    <button
+                      type="button"
+                      className={styles.linkButton}
+                      onClick={() => setAllMatching(true)}
+                    >
+                      Select all {total.toLocaleString()} {noun}
+                    </button>
+                  </>
+                )}
+              </p>
+            ) : null}
+            <BulkActions
+              target={allMatching ? filterRules : rulesForIds([...selected])}
+              label={
+                allMatching && total !== undefined && total !== null
+                  ? `All ${total.toLocaleString()} ${noun} selected`
+                  : `${selected.size} selected`
+              }
+              lists={lists.data ?? []}
+              onExport={(rules) =>
+                exportRules(
+                  rules,
+                  allMatching ? (typeof total === 'number' ? total : null) : selected.size,
+                )
+              }
+              onDone={(r) => {
+                setResult(r);
+                if (r.tone === 'success') clearSelection();
+              }}
+            />
+          </>
         ) : null}
         <SubscribersTable
           rows={rows}
@@ -142,14 +197,18 @@ export function SubscribersView() {
           selectable={selectable}
           selected={selected}
           caption={`Subscribers, page ${pageNumber}`}
-          onToggle={(id) =>
+          onToggle={(id) => {
+            setAllMatching(false);
             setSelected((s) => {
               const next = new Set(s);
               if (!next.delete(id)) next.add(id);
               return next;
-            })
-          }
-          onToggleAll={(on) => setSelected(on ? new Set(rows.map((r) => r.id)) : new Set())}
+            });
+          }}
+          onToggleAll={(on) => {
+            setAllMatching(false);
+            setSelected(on ? new Set(rows.map((r) => r.id)) : new Set());
+          }}
         />
         <nav className={styles.pager} aria-label="Pages">
           <span aria-live="polite">{summary}</span>
@@ -186,10 +245,13 @@ export function SubscribersView() {
               onShowList={(listId) => changeFilters({ ...NO_FILTERS, listId })}
             />
             <ExportSubscribers
-              filters={filters}
-              lists={lists.data ?? []}
+              exporter={exporter}
+              rules={filterRules}
               filtered={filtered}
-              total={typeof count.data === 'number' ? count.data : null}
+              total={exporter.state.status === 'pending' ? exportTotal : null}
+              onExport={() =>
+                exportRules(filterRules, typeof count.data === 'number' ? count.data : null)
+              }
             />
           </>
         ) : (
