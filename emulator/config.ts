@@ -1,6 +1,7 @@
 // Reads supabase/config.toml (the Supabase CLI's format) into the settings the emulator's services use.
 import { readFile } from 'node:fs/promises';
 import { parse } from 'smol-toml';
+import { sendEmailHookFromToml, type SendEmailHookConfig } from './auth/hook-config.js';
 
 export interface AuthSettings {
   siteUrl: string;
@@ -15,6 +16,8 @@ export interface AuthSettings {
   emailConfirmations: boolean;
   otpLength: number;
   otpExpiry: number;
+  /** `[auth.hook.send_email]` when enabled: Auth's emails go to that hook instead of SMTP. */
+  sendEmailHook: SendEmailHookConfig | null;
 }
 
 export interface ProjectConfig {
@@ -86,6 +89,7 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       emailConfirmations: bool(email.enable_confirmations, false),
       otpLength: num(email.otp_length, 6),
       otpExpiry: num(email.otp_expiry, 3600),
+      sendEmailHook: sendEmailHookFromToml(doc),
     },
     functions,
     seedEnabled: bool(table(table(doc.db).seed).enabled, true),

@@ -2,6 +2,7 @@
 import type { Queryable } from '../db/types.js';
 import type { AuthContext } from './context.js';
 import { sendAuthEmail, verifyLink, type EmailKind } from './emails.js';
+import { queueHookEmail, undoIssue } from './hook-outbox.js';
 import { AuthError, errors } from './errors.js';
 import { generateOtp, PKCE_PREFIX, stripPkce, tokenHash } from './otp.js';
 import { SQL } from './queries.js';
@@ -40,7 +41,7 @@ export const AUTH_METHOD: Record<EmailKind | 'email', string> = {
   email: 'otp',
 };
 
-const TOKEN_TYPE: Record<EmailKind, string> = {
+export const TOKEN_TYPE: Record<EmailKind, string> = {
   signup: 'confirmation_token',
   invite: 'confirmation_token',
   magiclink: 'recovery_token',
@@ -99,7 +100,10 @@ export async function createEmailToken(
   };
 }
 
-/** createEmailToken + the email, inside the caller's transaction (a failed send rolls it back). */
+/**
+ * createEmailToken + the email, inside the caller's transaction (a failed send rolls it back), or
+ * with `[auth.hook.send_email]` on, the hook call made once that transaction commits.
+ */
 export async function sendEmailToken(
   q: Queryable,
   ctx: AuthContext,
@@ -109,6 +113,13 @@ export async function sendEmailToken(
   redirectTo: string,
   pkce: PkceChallenge | null,
 ): Promise<void> {
+  if (ctx.settings.sendEmailHook) {
+    // Hosted Auth sends no email itself when the Send Email Hook is on: the hook does.
+    const undo = await undoIssue(q, user, TOKEN_TYPE[kind]);
+    const issued = await createEmailToken(q, ctx, user, kind, address, redirectTo, pkce);
+    await queueHookEmail(q, ctx, user, kind, issued, undo);
+    return;
+  }
   const issued = await createEmailToken(q, ctx, user, kind, address, redirectTo, pkce);
   try {
     await sendAuthEmail(ctx.mailer, kind, address, issued.link, issued.otp);

@@ -6,6 +6,7 @@ import type { EmulatorKeys } from '../keys.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AuthContext, AuthRequest, Handler } from './context.js';
 import { AuthError, errorResponse, errors } from './errors.js';
+import { withHookOutbox } from './hook-outbox.js';
 import * as admin from './routes/admin.js';
 import { generateLink } from './routes/generate-link.js';
 import * as meta from './routes/meta.js';
@@ -86,7 +87,8 @@ export function createAuthService(opts: AuthServiceOptions): Service {
   const log = opts.log ?? ((message, err) => console.error(message, err));
   const authUrl = `${opts.url}/auth/v1`;
   const ctx: AuthContext = {
-    db: opts.db,
+    // Send Email Hook calls wait for their transaction's commit (hook-outbox.ts).
+    db: withHookOutbox(opts.db, () => ctx),
     settings: opts.config.auth,
     authUrl,
     mailer: opts.mailer,

@@ -2,6 +2,7 @@
 import type { Queryable } from '../db/types.js';
 import type { AuthContext } from './context.js';
 import { AuthError } from './errors.js';
+import { markCreated } from './hook-outbox.js';
 import { insertUser, type NewUser } from './users.js';
 
 /**
@@ -17,7 +18,9 @@ export async function createUserOrFail(
   message = 'Database error saving new user',
 ): Promise<string> {
   try {
-    return await insertUser(q, user);
+    const id = await insertUser(q, user);
+    markCreated(q, id);
+    return id;
   } catch (err) {
     ctx.log('[auth] inserting into auth.users failed', err);
     throw new AuthError(500, 'unexpected_failure', message);
