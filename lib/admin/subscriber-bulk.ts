@@ -58,14 +58,18 @@ export async function runBulk(
   const total: BulkProgress = { processed: 0, changed: 0 };
   let after: string | null = null;
   for (;;) {
-    const { data, error, status } = await client.rpc('bulk_update_subscribers', {
-      p_action: action,
-      p_rules: rules,
-      p_list: options.list ?? null,
-      p_status: options.status ?? 'confirmed',
-      p_after: after,
-      p_limit: batch,
-    });
+    const answer: { data: unknown; error: unknown; status: number } = await client.rpc(
+      'bulk_update_subscribers',
+      {
+        p_action: action,
+        p_rules: rules,
+        p_list: options.list ?? null,
+        p_status: options.status ?? 'confirmed',
+        p_after: after,
+        p_limit: batch,
+      },
+    );
+    const { data, error, status } = answer;
     if (error) throw toQueryError(error, status);
     if (!isBatchAnswer(data)) throw new Error('The bulk action answered in an unknown shape.');
     total.processed += data.processed;
