@@ -5,15 +5,20 @@ import { parseWaitlistStanding, type WaitlistStanding } from './waitlist';
 export interface ConfirmAnswer {
   lists: ListRef[];
   waitlist: WaitlistStanding | null;
+  /** The link also saved the name or details submitted with the form (a known address). */
+  updated: boolean;
 }
 
 export function parseConfirmAnswer(data: unknown): ConfirmAnswer | null {
   if (!isRecord(data)) return null;
   const lists = parseArray(data.lists, parseListRef);
   if (!lists) return null;
-  if (data.waitlist === undefined || data.waitlist === null) return { lists, waitlist: null };
+  const updated = data.updated === true;
+  if (data.waitlist === undefined || data.waitlist === null) {
+    return { lists, waitlist: null, updated };
+  }
   const waitlist = parseWaitlistStanding(data.waitlist);
-  return waitlist ? { lists, waitlist } : null;
+  return waitlist ? { lists, waitlist, updated } : null;
 }
 
 /** "The newsletter", "A and B", "A, B and C". */

@@ -107,6 +107,7 @@ function ConfirmState({
           )}{' '}
           Watch your inbox for the next email.
         </p>
+        {data.updated && <p>The name and details you entered in the form are saved.</p>}
       </StatusPanel>
       {data.waitlist && (
         <section className={styles.card} aria-labelledby="waitlist-heading">

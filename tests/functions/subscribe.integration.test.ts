@@ -127,11 +127,12 @@ describe('subscribe: success', () => {
     expect(mail!.text).not.toContain('Product updates');
   });
 
-  it('keeps a known name, and resubscribes an unsubscribed address', async () => {
+  it('changes nothing of a known address until its owner follows the emailed link', async () => {
+    // linus: known, unsubscribed everywhere; ada: confirmed. Neither is touched by the form.
     const res = await subscribe({ email: 'linus@example.com', name: 'Someone Else' });
     expect(res.body).toEqual({ status: 'pending' });
     expect(await stateOf('linus@example.com')).toMatchObject([
-      { list: 'newsletter', status: 'pending', name: 'Someone Else' },
+      { list: 'newsletter', status: 'unsubscribed', name: '' },
     ]);
     const ada = await subscribe({
       email: 'ada@example.com',
@@ -143,15 +144,30 @@ describe('subscribe: success', () => {
       { list: 'early-access', status: 'confirmed', name: 'Ada Lovelace' },
       { list: 'newsletter', status: 'confirmed', name: 'Ada Lovelace' },
     ]);
-    const [event] = await sql<{ type: string }>(
+    // linus was confirmed on nothing: the confirmation again, whose link resubscribes and renames.
+    const [mail] = await waitForMail(emu, 'linus@example.com');
+    expect(mail!.subject).toBe('Confirm your subscription to The Postbox Letter');
+    expect(mail!.text).not.toContain('Someone Else');
+    const confirmed = await callFunction(emu, 'confirm', {
+      body: { token: linkIn(mail!, '/confirm/').searchParams.get('token') },
+    });
+    expect(confirmed.body).toEqual({
+      lists: [{ slug: 'newsletter', name: 'The newsletter' }],
+      updated: true,
+    });
+    expect(await stateOf('linus@example.com')).toMatchObject([
+      { list: 'newsletter', status: 'confirmed', name: 'Someone Else' },
+    ]);
+    const [event] = await sql<{ type: string; source: string }>(
       emu,
-      `select e.type from public.events e join public.subscribers s on s.id = e.subscriber_id
-       where s.email = 'linus@example.com' order by e.id desc limit 1`,
+      `select e.type, e.data->>'source' as source from public.events e
+       join public.subscribers s on s.id = e.subscriber_id
+       where s.email = 'linus@example.com' and e.type = 'resubscribed' order by e.id desc limit 1`,
     );
-    expect(event!.type).toBe('resubscribed');
+    expect(event).toEqual({ type: 'resubscribed', source: 'confirm-link' });
   });
 
-  it('adds attributes a known address lacks, never overwriting what it has', async () => {
+  it("adds a known address's attributes only through the link, the submitted values winning", async () => {
     const email = unique();
     await subscribe({ email, lists: ['product-updates'], attributes: { city: 'Paris' } });
     await subscribe({
@@ -159,12 +175,23 @@ describe('subscribe: success', () => {
       lists: ['product-updates'],
       attributes: { city: 'Elsewhere', plan: 'pro' },
     });
-    const [row] = await sql<{ attributes: unknown }>(
-      emu,
-      'select attributes from public.subscribers where email = $1',
-      [email],
-    );
-    expect(row!.attributes).toEqual({ city: 'Paris', plan: 'pro' });
+    const attributes = async () =>
+      (
+        await sql<{ attributes: unknown }>(
+          emu,
+          'select attributes from public.subscribers where email = $1',
+          [email],
+        )
+      )[0]!.attributes;
+    expect(await attributes()).toEqual({ city: 'Paris' });
+    const [mail] = await waitForMail(emu, email);
+    expect(mail!.subject).toBe('You are already subscribed to The Postbox Letter');
+    expect(mail!.text).not.toMatch(/Elsewhere|plan|pro\b/);
+    const applied = await callFunction(emu, 'confirm', {
+      body: { token: linkIn(mail!, '/confirm/').searchParams.get('token') },
+    });
+    expect(applied.status).toBe(200);
+    expect(await attributes()).toEqual({ city: 'Elsewhere', plan: 'pro' });
   });
 
   it('records a referral from another subscriber, never from oneself', async () => {
@@ -204,6 +231,12 @@ describe('subscribe: success', () => {
     expect(await code()).toBeNull();
 
     await subscribe({ email, lists: ['early-access'] });
+    // A known address joins the waitlist when its owner confirms, and gets the code then.
+    expect(await code()).toBeNull();
+    const mails = await waitForMail(emu, email, 2);
+    await callFunction(emu, 'confirm', {
+      body: { token: linkIn(mails[1]!, '/confirm/').searchParams.get('token') },
+    });
     const given = await code();
     expect(given).toMatch(/^[a-z0-9]{10,11}$/);
     // Anyone can follow the link: the code is what the waitlist page asks for.

@@ -1,5 +1,6 @@
-// confirm (SPEC §7): a signed, single-use, 7-day link confirms the pending subscriptions it names,
-// answers the lists and (on a waitlist) the place, and sends a short welcome.
+// confirm (SPEC §7): a signed, single-use, 7-day link confirms the pending subscriptions it names
+// and applies what a known address's form submission asked for, answers the lists and (on a
+// waitlist) the place, and sends a short welcome when it confirmed a list.
 import { rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
@@ -12,6 +13,8 @@ interface Confirmed {
   subscriber_id: string;
   email: string;
   newly_confirmed: number;
+  /** The link applied a known address's name or attributes from the form. */
+  updated: boolean;
   lists: { slug: string; name: string }[];
   waitlist: {
     list: { slug: string; name: string };
@@ -50,5 +53,9 @@ serve(['POST'], async (req) => {
       }),
     );
   }
-  return json({ lists: result.lists, ...(waitlist ? { waitlist } : {}) });
+  return json({
+    lists: result.lists,
+    ...(result.updated ? { updated: true } : {}),
+    ...(waitlist ? { waitlist } : {}),
+  });
 });

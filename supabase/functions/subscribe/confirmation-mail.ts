@@ -1,6 +1,7 @@
 // The double opt-in email. Built only from what the database holds (site name, list names, the
 // address): nothing a visitor typed besides the address, so the form cannot be used to mail text
-// of someone else's choosing to a stranger.
+// of someone else's choosing to a stranger. For a known address its link also applies what the
+// form submitted (name, attributes), which the email does not repeat for the same reason.
 import { env } from '../_shared/env.ts';
 import type { OutgoingMail } from '../_shared/mail.ts';
 import {
@@ -13,6 +14,7 @@ import {
 import { CONFIRM_LIFETIME_SECONDS, signToken } from '../_shared/tokens.ts';
 
 export interface PendingSignup {
+  kind: 'confirm';
   subscriber_id: string;
   email: string;
   lists: string[];
@@ -21,15 +23,28 @@ export interface PendingSignup {
   settings: MailSettings;
 }
 
-export function confirmationMail(signup: PendingSignup, now = Date.now()): OutgoingMail {
+/**
+ * The 7-day, single-use confirm link: confirms `lists` and applies the change set stored with
+ * `nonce` (a known address's submission). The already-subscribed notice uses it too.
+ */
+export function confirmUrl(
+  subscriberId: string,
+  lists: string[],
+  nonce: string,
+  now = Date.now(),
+): string {
   const token = signToken({
     p: 'confirm',
-    s: signup.subscriber_id,
-    l: signup.lists,
+    s: subscriberId,
+    l: lists,
     e: Math.floor(now / 1000) + CONFIRM_LIFETIME_SECONDS,
-    n: signup.nonce,
+    n: nonce,
   });
-  const link = `${env.siteUrl()}/confirm/?token=${token}`;
+  return `${env.siteUrl()}/confirm/?token=${token}`;
+}
+
+export function confirmationMail(signup: PendingSignup, now = Date.now()): OutgoingMail {
+  const link = confirmUrl(signup.subscriber_id, signup.lists, signup.nonce, now);
   const site = signup.settings.site_name;
   const lists = signup.list_names.join(', ');
   const intro = `Please confirm that you want to receive ${lists} from ${site}.`;

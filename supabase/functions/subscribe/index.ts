@@ -1,10 +1,12 @@
 // subscribe (SPEC §7): validate, honeypot, then one SQL call (rate limits of SPEC §9, then the
-// write), then the confirmation email for double opt-in lists. The answer never says whether the address was known.
+// write), then the confirmation email for double opt-in lists, or for an address already
+// confirmed the already-subscribed notice. The answer never says whether the address was known.
 import { rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { AppError } from '../_shared/errors.ts';
 import { clientIp, json, readJsonObject, serve } from '../_shared/http.ts';
 import { sendInBackground } from '../_shared/subscriber-mail.ts';
+import { alreadySubscribedMail, type KnownSignup } from './already-subscribed-mail.ts';
 import { confirmationMail, type PendingSignup } from './confirmation-mail.ts';
 import { parseSubscribeInput } from './input.ts';
 
@@ -30,7 +32,7 @@ serve(['POST'], async (req) => {
   const result = await onLists(
     rpc<{
       status?: 'pending' | 'confirmed';
-      mail?: PendingSignup | null;
+      mail?: PendingSignup | KnownSignup | null;
       retry_after?: number;
     }>('subscribe_form', {
       p_email: input.email,
@@ -47,7 +49,9 @@ serve(['POST'], async (req) => {
     });
   }
   // Sent after answering: the time to answer then does not tell a known address from a new one.
+  // A known address gets its changes applied only through the link in one of these emails.
   const mail = result.mail;
-  if (mail) sendInBackground(() => confirmationMail(mail));
+  if (mail?.kind === 'confirm') sendInBackground(() => confirmationMail(mail));
+  if (mail?.kind === 'already_subscribed') sendInBackground(() => alreadySubscribedMail(mail));
   return json({ status: result.status! });
 });
