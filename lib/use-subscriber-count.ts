@@ -1,11 +1,17 @@
 // The home page's subscriber count: public_subscriber_count() answers null unless the owner shows it.
-// Visitors cannot listen to subscriber rows (RLS), so "live" is a gentle poll plus a refresh after
-// the visitor's own signup.
+// Visitors cannot read subscribers; the public topic `subscriber-count` (event 'changed', no data)
+// says when a confirmed subscription to a public list came or went, and the count is read again.
+// A gentle poll covers what the topic does not announce (a subscriber blocklisted or deleted).
+import { useEffect } from 'react';
+import { mutate } from 'swr';
+import { debounced } from './realtime/team-channel';
 import { supabase } from './supabase';
 import { queryKey, useQuery } from './use-query';
 
 export const SUBSCRIBER_COUNT_KEY = queryKey('public-subscriber-count');
 const REFRESH_MS = 30_000;
+/** Confirmations come in bursts (an import): read the count at most this often. */
+const LIVE_DELAY_MS = 1000;
 
 export function useSubscriberCount(enabled: boolean): number | null {
   const { data } = useQuery(
@@ -13,6 +19,18 @@ export function useSubscriberCount(enabled: boolean): number | null {
     () => supabase.rpc('public_subscriber_count'),
     { refreshInterval: REFRESH_MS },
   );
+  useEffect(() => {
+    if (!enabled) return;
+    const refresh = debounced(() => void mutate(SUBSCRIBER_COUNT_KEY), LIVE_DELAY_MS);
+    const channel = supabase
+      .channel('subscriber-count')
+      .on('broadcast', { event: 'changed' }, refresh)
+      .subscribe();
+    return () => {
+      refresh.cancel();
+      void supabase.removeChannel(channel);
+    };
+  }, [enabled]);
   // A failed count simply stays hidden: it is decoration, never a reason to show an error.
   return typeof data === 'number' ? data : data == null ? null : Number(data);
 }

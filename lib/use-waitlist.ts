@@ -1,4 +1,4 @@
-// A waitlist place by referral code, kept live: the database announces changes on the public
+// A waitlist place by referral code, kept live: the database announces confirmations on the public
 // broadcast topic `waitlist:<slug>` (event 'positions', no personal data) and the page re-asks.
 import { useEffect, useRef } from 'react';
 import { asQueryResult } from './functions';

@@ -12,7 +12,7 @@ import {
   type EditableCampaign,
 } from './campaign-editor';
 import type { CampaignRow } from './campaign-editor-form';
-import { joinLive, uniqueTopic } from './live-channel';
+import { concerns, listenTeam } from '../realtime/team-channel';
 
 export function campaignKey(id: string): string {
   return queryKey('admin/campaigns/edit', { id });
@@ -38,8 +38,8 @@ export function storeCampaignRow(row: CampaignRow): Promise<unknown> {
 }
 
 /**
- * `{data: {campaign, listIds} | null (not found), error, mutate}`; UPDATEs of the row arrive over
- * Realtime (campaigns is in supabase_realtime; RLS lets members hear them) and replace the cached row.
+ * `{data: {campaign, listIds} | null (not found), error, mutate}`; read again when team:campaigns
+ * says the row changed (another member's edit, a send moving its status) or was deleted.
  */
 export function useCampaign(id: string | null) {
   const query = useQuery(id ? campaignKey(id) : null, () => loadCampaign(supabase, id!), {
@@ -47,24 +47,13 @@ export function useCampaign(id: string | null) {
   });
   useEffect(() => {
     if (!id) return;
-    const channel = joinLive(
-      supabase
-        .channel(uniqueTopic(`campaign-${id}`))
-        .on(
-          'postgres_changes',
-          { event: 'UPDATE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-          (payload) => void storeCampaignRow(payload.new as CampaignRow),
-        )
-        .on(
-          'postgres_changes',
-          { event: 'DELETE', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-          () => void mutate(campaignKey(id)),
-        ),
-      { onJoin: () => void mutate(campaignKey(id)) },
-    );
-    return () => {
-      void supabase.removeChannel(channel);
-    };
+    const stop = listenTeam('team:campaigns', {
+      onMessage: (message) => {
+        if (message.payload.op !== 'insert' && concerns(message, id)) void mutate(campaignKey(id));
+      },
+      onJoin: () => void mutate(campaignKey(id)),
+    });
+    return stop;
   }, [id]);
   return query;
 }

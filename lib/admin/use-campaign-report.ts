@@ -12,7 +12,8 @@ import {
   parseRetry,
   type DeliveryStatus,
 } from './campaign-report';
-import { joinLive, uniqueTopic, type LiveStatus } from './live-channel';
+import { concerns, debounced, listenTeam } from '../realtime/team-channel';
+import type { LiveStatus } from './live-channel';
 import { revalidateCampaigns } from './use-campaigns';
 
 const ACTIVE = new Set(['sending', 'paused']);
@@ -62,6 +63,9 @@ export function useDeliveries(
   );
 }
 
+/** A send moves the counters every batch: the report is read again at most this often. */
+const REPORT_DELAY_MS = 300;
+
 /** Every view of one campaign's report refreshes (the row changed or a retry was made). */
 function revalidateReport(id: string): Promise<unknown> {
   return mutate(
@@ -72,23 +76,22 @@ function revalidateReport(id: string): Promise<unknown> {
   );
 }
 
-/** Realtime on this campaign's row: status and counters move while it sends. */
+/** team:campaigns names this campaign: status and counters move while it sends. */
 export function useLiveReport(id: string | null): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
     if (!id) return;
-    const channel = joinLive(
-      supabase
-        .channel(uniqueTopic(`admin-report-${id}`))
-        .on(
-          'postgres_changes',
-          { event: '*', schema: 'public', table: 'campaigns', filter: `id=eq.${id}` },
-          () => void revalidateReport(id),
-        ),
-      { onJoin: () => void revalidateReport(id), onStatus: setStatus },
-    );
+    const changed = debounced(() => void revalidateReport(id), REPORT_DELAY_MS);
+    const stop = listenTeam('team:campaigns', {
+      onMessage: (message) => {
+        if (concerns(message, id)) changed();
+      },
+      onJoin: () => void revalidateReport(id),
+      onStatus: setStatus,
+    });
     return () => {
-      void supabase.removeChannel(channel);
+      stop();
+      changed.cancel();
     };
   }, [id]);
   return status;

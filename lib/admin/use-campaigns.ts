@@ -1,10 +1,11 @@
 // Hooks of /admin/campaigns/ and the dashboard: pages of campaigns by status, a live subscription
-// to changes of `campaigns` (Realtime, RLS decides who hears it), new draft and delete.
+// to changes of `campaigns` (the private topic team:campaigns), new draft and delete.
 import { useCallback, useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
-import { joinLive, uniqueTopic, type LiveStatus } from './live-channel';
+import { debounced, listenTeam } from '../realtime/team-channel';
+import type { LiveStatus } from './live-channel';
 import {
   createDraft,
   deleteCampaign,
@@ -12,6 +13,8 @@ import {
   type CampaignCursor,
   type CampaignFilter,
 } from './campaigns';
+
+const REFRESH_DELAY_MS = 300;
 
 export function campaignsKey(
   filter: CampaignFilter,
@@ -50,17 +53,19 @@ export function useCampaigns(
 export function useCampaignChanges(onChange?: () => void): LiveStatus {
   const [status, setStatus] = useState<LiveStatus>('connecting');
   useEffect(() => {
-    const channel = joinLive(
-      supabase
-        .channel(uniqueTopic('admin-campaigns'))
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'campaigns' }, () => {
-          void revalidateCampaigns();
-          onChange?.();
-        }),
-      { onJoin: () => void revalidateCampaigns(), onStatus: setStatus },
-    );
+    // A send moves counters every batch: one re-read per burst.
+    const changed = debounced(() => {
+      void revalidateCampaigns();
+      onChange?.();
+    }, REFRESH_DELAY_MS);
+    const stop = listenTeam('team:campaigns', {
+      onMessage: changed,
+      onJoin: () => void revalidateCampaigns(),
+      onStatus: setStatus,
+    });
     return () => {
-      void supabase.removeChannel(channel);
+      stop();
+      changed.cancel();
     };
   }, [onChange]);
   return status;

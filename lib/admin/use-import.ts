@@ -27,7 +27,7 @@ import {
   type ImportOptin,
   type ImportView,
 } from './imports';
-import { joinLive, uniqueTopic } from './live-channel';
+import { concerns, listenTeam } from '../realtime/team-channel';
 import { uploadWithProgress } from './upload-progress';
 import { revalidateSubscribers } from './use-subscribers';
 
@@ -167,8 +167,8 @@ export function importKey(id: string): string {
 const WATCH_EVERY_MS = 5_000;
 
 /**
- * One import, live: the row from REST, then every UPDATE of it from Realtime (members may read
- * imports; RLS decides who hears). The channel is joined while `listen` holds — from the moment
+ * One import, live: the row from REST, read again whenever the private topic team:imports names it
+ * (each batch updates the row; members only). The channel is joined while `listen` holds — from the moment
  * the dialog opens, before the id exists — because a small file is imported within a second or
  * two of the call, sooner than a channel joined afterwards would be ready. The row is read again
  * once the channel is joined and when the import ends (final counts and errors from the table).
@@ -188,33 +188,18 @@ export function useImportLive(id: string | null, listen: boolean) {
 
   useEffect(() => {
     if (!listen) return;
-    const channel = joinLive(
-      supabase
-        .channel(uniqueTopic('admin-imports'))
-        .on(
-          'postgres_changes',
-          { event: 'UPDATE', schema: 'public', table: 'imports' },
-          (payload) => {
-            const next = payload.new as ImportView;
-            // Other members' imports are heard too: only the one this dialog follows counts.
-            if (next.id !== current.current) return;
-            lastChange.current = Date.now();
-            void mutate<ImportView | null>(
-              importKey(next.id),
-              (old) => ({ ...(old ?? next), ...next }),
-              { revalidate: next.status === 'done' || next.status === 'failed' },
-            );
-          },
-        ),
-      {
-        onJoin: () => {
-          if (current.current) void mutate(importKey(current.current));
-        },
+    return listenTeam('team:imports', {
+      onMessage: (message) => {
+        const followed = current.current;
+        // Other members' imports are heard too: only the one this dialog follows counts.
+        if (!followed || !concerns(message, followed)) return;
+        lastChange.current = Date.now();
+        void mutate(importKey(followed));
       },
-    );
-    return () => {
-      void supabase.removeChannel(channel);
-    };
+      onJoin: () => {
+        if (current.current) void mutate(importKey(current.current));
+      },
+    });
   }, [listen]);
 
   const status = row?.status;

@@ -1,11 +1,12 @@
 // The live recipient count of the campaign editor's list picker: read again when the chosen lists
-// change, and (debounced) whenever a subscription or a subscriber changes, over Realtime.
+// change, and (debounced) whenever a subscription or a subscriber changes (the private topic
+// team:audience, lib/realtime/team-channel.ts).
 import { useEffect, useMemo } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
 import { recipientCount } from './campaign-editor';
-import { joinLive, uniqueTopic } from './live-channel';
+import { debounced, listenTeam } from '../realtime/team-channel';
 
 /** Changes in a burst (an import, a bulk action) cost one count, this long after the last. */
 const REFRESH_DELAY_MS = 400;
@@ -25,21 +26,11 @@ export function useRecipientCount(listIds: string[]) {
   const query = useQuery(key, () => recipientCount(supabase, sorted), { keepPreviousData: true });
 
   useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const refresh = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => void mutate(isCountKey), REFRESH_DELAY_MS);
-    };
-    const channel = joinLive(
-      supabase
-        .channel(uniqueTopic('recipient-count'))
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'subscriptions' }, refresh)
-        .on('postgres_changes', { event: '*', schema: 'public', table: 'subscribers' }, refresh),
-      { onJoin: refresh },
-    );
+    const refresh = debounced(() => void mutate(isCountKey), REFRESH_DELAY_MS);
+    const stop = listenTeam('team:audience', { onMessage: refresh, onJoin: refresh });
     return () => {
-      clearTimeout(timer);
-      void supabase.removeChannel(channel);
+      stop();
+      refresh.cancel();
     };
   }, []);
 

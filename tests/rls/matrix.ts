@@ -232,19 +232,19 @@ export const BUCKETS: Record<Bucket, Partial<Record<StorageOp, Row>>> = {
 };
 
 /**
- * Realtime postgres_changes INSERT events on every table in the supabase_realtime publication: the
- * dashboard's signups (SPEC §2), campaign progress and import progress. Realtime checks each row
- * against the listener's SELECT rights. `hidden`: no event. `no-grant`: the event arrives with
- * errors ["Error 401: Unauthorized"] and no record, as upstream's apply_rls sends it.
+ * Realtime: the team's live feeds are private broadcast topics (migration 20261127100000), joined
+ * only by those RLS on realtime.messages lets read them; no table is in supabase_realtime, so
+ * postgres_changes says nothing about subscribers (SPEC §7). `ok`: the join succeeds and the
+ * topic's message for a row inserted as service role arrives. `rls`: the join is refused
+ * ("Unauthorized: You do not have permissions to read from this Channel topic").
  */
-export type RealtimeTable = 'subscribers' | 'subscriptions' | 'campaigns' | 'imports';
+export type RealtimeTopic = 'team:audience' | 'team:campaigns' | 'team:imports';
 // prettier-ignore
-export const REALTIME: Record<RealtimeTable, Row> = {
-  //              anon        nonMember   viewer      editor      admin       owner       service
-  subscribers:  ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
-  subscriptions:['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
-  campaigns:    ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
-  imports:      ['no-grant', 'hidden',   'ok',       'ok',       'ok',       'ok',       'ok'],
+export const REALTIME: Record<RealtimeTopic, Row> = {
+  //                 anon        nonMember   viewer      editor      admin       owner       service
+  'team:audience':  ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  'team:campaigns': ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  'team:imports':   ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
 };
 
 /** public.hit_rate_limit(): EXECUTE for service_role only (the edge functions). */
