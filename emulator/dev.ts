@@ -1,23 +1,40 @@
-// `npm run dev`: the emulator on its standard ports plus `next dev` on http://127.0.0.1:3000.
+// `npm run dev`: the emulator plus `next dev`, by default on http://127.0.0.1:54321 and :3000
+// (`npm run dev -- --port N --api-port M` moves them; see dev-options.ts).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { banner } from './banner.js';
+import { DEV_USAGE, DevUsageError, parseDevArgs, type DevOptions } from './dev-options.js';
 import { startEmulator } from './start.js';
 
+let options: DevOptions;
+try {
+  options = parseDevArgs(process.argv.slice(2));
+} catch (err) {
+  if (!(err instanceof DevUsageError)) throw err;
+  console.error(`${err.message}\n\n${DEV_USAGE}`);
+  process.exit(2);
+}
+if (options.help) {
+  console.log(DEV_USAGE);
+  process.exit(0);
+}
+
 const emu = await startEmulator({
+  port: options.apiPort,
+  siteUrl: options.siteUrl,
   watchFunctions: true,
   log: (m) => console.log(`[emulator] ${m}`),
 }).catch((err: Error) => {
   console.error(`[emulator] failed to start: ${err.message}`);
   process.exit(1);
 });
-console.log(banner(emu));
+console.log(`${banner(emu)}\n\n  Site (next dev): ${options.siteUrl}`);
 
-// Next's own entry, not `npx next`: killing npx would leave its next child running on :3000.
+// Next's own entry, not `npx next`: killing npx would leave its next child running on the port.
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const next = spawn(
   process.execPath,
-  [nextBin, 'dev', '--hostname', '127.0.0.1', '--port', '3000'],
+  [nextBin, 'dev', '--hostname', '127.0.0.1', '--port', String(options.sitePort)],
   {
     stdio: 'inherit',
     env: {

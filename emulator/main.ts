@@ -3,11 +3,13 @@ import { parseArgs } from 'node:util';
 import { banner } from './banner.js';
 import { startEmulator, type RunningEmulator } from './start.js';
 
-const USAGE = `Usage: npm run emulator -- [--data-dir DIR] [--memory] [--reset] [--port N]
+const USAGE = `Usage: npm run emulator -- [--data-dir DIR] [--memory] [--reset] [--port N] [--site-url URL]
   --data-dir DIR  where the embedded database keeps its files (default .postbox/)
   --memory        keep nothing on disk
   --reset         drop the existing data and start fresh
   --port N        API gateway port (default 54321)
+  --site-url URL  where the site is served (default config.toml's site_url): the functions'
+                  POSTBOX_SITE_URL, Auth's site_url and its allowed redirect URLs follow it
 Set DATABASE_URL to use a native Postgres server instead of the embedded one.`;
 
 async function main() {
@@ -19,6 +21,7 @@ async function main() {
         memory: { type: 'boolean', default: false },
         reset: { type: 'boolean', default: false },
         port: { type: 'string' },
+        'site-url': { type: 'string' },
         help: { type: 'boolean', default: false },
       },
     }));
@@ -35,6 +38,11 @@ async function main() {
     console.error(`--port must be a whole number\n\n${USAGE}`);
     process.exit(2);
   }
+  const siteUrl = values['site-url'];
+  if (siteUrl !== undefined && !/^https?:\/\/[^/]/.test(siteUrl)) {
+    console.error(`--site-url must be an http(s) URL\n\n${USAGE}`);
+    process.exit(2);
+  }
   const started = Date.now();
   let emu: RunningEmulator;
   try {
@@ -43,6 +51,7 @@ async function main() {
       memory: values.memory,
       reset: values.reset,
       port,
+      siteUrl,
       watchFunctions: process.env.POSTBOX_WATCH_FUNCTIONS === '1',
       log: (m) => console.log(`[emulator] ${m}`),
     });

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { loadProjectConfig, type ProjectConfig } from './config.js';
+import { authForSiteUrl } from './site-url.js';
 import { createAuthService } from './auth/index.js';
 import { createCronService } from './cron/service.js';
 import { bootstrapPlatform } from './db/bootstrap.js';
@@ -50,6 +51,12 @@ export interface StartEmulatorOptions {
   functionsDir?: string;
   /** Watch functions for changes and reload them (npm run dev). */
   watchFunctions?: boolean;
+  /**
+   * Where the site is served (npm run dev --port): Auth's site_url and redirect allow-list follow
+   * it (see site-url.ts) and the functions get it as POSTBOX_SITE_URL, over `.env`. Default:
+   * config.toml's site_url, and the functions' own setting.
+   */
+  siteUrl?: string;
   host?: string;
   log?: (message: string) => void;
 }
@@ -83,6 +90,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const projectDir = resolve(options.projectDir ?? process.cwd());
   const supabaseDir = join(projectDir, 'supabase');
   const config = await loadProjectConfig(join(supabaseDir, 'config.toml'));
+  if (options.siteUrl) config.auth = authForSiteUrl(config.auth, options.siteUrl);
   const cleanups: Array<() => Promise<void>> = [];
   const stop = async () => {
     for (const cleanup of cleanups.reverse()) {
@@ -165,6 +173,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       extraEnv: {
         POSTBOX_SMTP_HOST: options.functionsSmtp?.host ?? host,
         POSTBOX_SMTP_PORT: String(options.functionsSmtp?.port ?? mail.smtpPort),
+        ...(options.siteUrl ? { POSTBOX_SITE_URL: config.auth.siteUrl } : {}),
       },
       watch: options.watchFunctions,
       log,
