@@ -10,7 +10,10 @@ const unique = (who: string) =>
   `${who}-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
 
 /** Creates a confirmed auth user, optionally on the team, and answers its id and access token. */
-async function user(email: string, role?: string): Promise<{ id: string; token: string }> {
+async function user(
+  email: string,
+  role?: string,
+): Promise<{ id: string; email: string; token: string }> {
   const admin = clientFor(emu, 'service');
   const password = `pw-${randomBytes(8).toString('hex')}`;
   const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
@@ -25,12 +28,13 @@ async function user(email: string, role?: string): Promise<{ id: string; token: 
   }
   const signedIn = await clientFor(emu, 'publishable').auth.signInWithPassword({ email, password });
   if (signedIn.error) throw signedIn.error;
-  return { id, token: signedIn.data.session!.access_token };
+  return { id, email, token: signedIn.data.session!.access_token };
 }
 
-let owner: { id: string; token: string };
-let admin: { id: string; token: string };
-let stranger: { id: string; token: string };
+type Account = Awaited<ReturnType<typeof user>>;
+let owner: Account;
+let admin: Account;
+let stranger: Account;
 beforeAll(async () => {
   emu = await startFunctionsEmulator();
   owner = await user(unique('owner'), 'owner');
@@ -73,6 +77,9 @@ describe('invite-member as the owner', () => {
     });
     const [mail] = await waitForMail(emu, email);
     expect(mail!.text).toContain('/auth/v1/verify');
+    // The invite (through auth-email) names the team, the inviter and the role.
+    expect(mail!.subject).toBe(`${owner.email} invited you to the team at The Postbox Letter`);
+    expect(mail!.text).toContain('as an editor (writing campaigns and sending tests)');
   });
 
   it('adds an existing account at once and tells them by email', async () => {
@@ -100,6 +107,9 @@ describe('invite-member as the owner', () => {
     // Auth's invite again (its link confirms the account), not the "added to the team" notice.
     expect(mails[1]!.text).toContain('/auth/v1/verify');
     expect(mails[1]!.subject).not.toContain('added to the team');
+    // The second invite names the role it is for now, not the first one's.
+    expect(mails[1]!.text).toContain('as an editor (');
+    expect(mails[0]!.text).toContain('as a viewer (');
     const accepted = await fetch(/http:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mails[1]!.text)![0], {
       redirect: 'manual',
     });

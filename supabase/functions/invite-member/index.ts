@@ -63,8 +63,21 @@ serve(['POST'], async (req) => {
     return json({ member });
   }
 
+  // The invite email (auth-email) names who invited and the role from the user metadata. Auth
+  // sets it only on a new account, so an account invited before gets it updated first.
+  const invitedBy = { invited_by_email: caller.email, role };
+  if (candidate.user_id) {
+    const updated = await adminClient().auth.admin.updateUserById(candidate.user_id, {
+      user_metadata: invitedBy,
+    });
+    if (updated.error) {
+      console.error('updating the invitee failed', updated.error);
+      throw new AppError('internal');
+    }
+  }
   const invited = await adminClient().auth.admin.inviteUserByEmail(email, {
     redirectTo: `${env.siteUrl()}/auth/callback/`,
+    data: invitedBy,
   });
   if (invited.error || !invited.data.user) {
     console.error('invite failed', invited.error);
