@@ -9,6 +9,15 @@ export function errorMessage(severity: string, code: string, text: string): Buff
   return Buffer.concat([header, fields]);
 }
 
+/** A CommandComplete message with its command tag. */
+export function commandComplete(tag: string): Buffer {
+  const text = Buffer.from(`${tag}\0`, 'utf8');
+  const header = Buffer.alloc(5);
+  header.write('C', 0, 'latin1');
+  header.writeInt32BE(4 + text.length, 1);
+  return Buffer.concat([header, text]);
+}
+
 /** A ReadyForQuery message with the backend's transaction status. */
 export function readyForQuery(status: 'I' | 'T' | 'E'): Buffer {
   return Buffer.from([0x5a, 0, 0, 0, 5, status.charCodeAt(0)]);

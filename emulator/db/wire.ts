@@ -3,12 +3,14 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { PgliteDb } from './pglite.js';
 import {
+  commandComplete,
   errorMessage,
   readyForQuery,
   refusal,
   scanOutput,
   statementText,
 } from './wire-messages.js';
+import { ConnectionStatements, SYNC } from './wire-statements.js';
 
 export interface WireServerOptions {
   db: PgliteDb;
@@ -50,6 +52,7 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
   const idleLimit = options.idleInTransactionMs ?? 10_000;
   // Each open client's `end`, which resolves once its session is rolled back and reset.
   const sockets = new Map<Socket, () => Promise<void>>();
+  let connections = 0;
 
   const serve = (socket: Socket) => {
     socket.setNoDelay(true);
@@ -59,6 +62,25 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
     let release: (() => void) | null = null;
     let idleTimer: NodeJS.Timeout | null = null;
     let chain: Promise<void> = Promise.resolve();
+    const statements = new ConnectionStatements((connections += 1));
+    const raw = async (message: Uint8Array): Promise<Buffer> => {
+      const chunks: Uint8Array[] = [];
+      await db.pglite.execProtocolRawStream(message, {
+        onRawData: (data) => chunks.push(data.slice()),
+      });
+      return Buffer.concat(chunks);
+    };
+    // Names of statements prepared with SQL PREPARE, to tell which ones a simple Query added.
+    const sqlPrepared = async (): Promise<Set<string> | null> => {
+      try {
+        const { rows } = await db.pglite.query<{ name: string }>(
+          'select name from pg_prepared_statements where from_sql',
+        );
+        return new Set(rows.map((r) => r.name));
+      } catch {
+        return null; // an aborted transaction: PREPARE fails there anyway
+      }
+    };
 
     const clearIdle = () => {
       if (idleTimer) clearTimeout(idleTimer);
@@ -71,6 +93,9 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
       release = null;
       try {
         if (db.pglite.isInTransaction()) await db.pglite.exec('rollback');
+        // Its prepared statements go with it, as with a real server's backend.
+        const closes = statements.closeAll();
+        if (closes.length) await raw(Buffer.concat([...closes, SYNC]));
         // RESET ALL leaves the role alone, hence the session authorization first.
         await db.pglite.exec(
           'reset session authorization; reset all; set search_path = "$user", public, extensions',
@@ -109,17 +134,37 @@ export async function startWireServer(options: WireServerOptions): Promise<WireS
         }
         return Buffer.concat([error, readyForQuery(status())]);
       }
-      const chunks: Uint8Array[] = [];
-      await db.pglite.execProtocolRawStream(new Uint8Array(message), {
-        onRawData: (data) => chunks.push(data.slice()),
-      });
-      return Buffer.concat(chunks);
+      // The session's DEALLOCATE ALL would drop every client's statements and the emulator's.
+      if (message[0] === 0x51 /* Q */ && ConnectionStatements.isDeallocateAll(sql!)) {
+        const closes = statements.closeAll();
+        if (closes.length) await raw(Buffer.concat([...closes, SYNC]));
+        return Buffer.concat([commandComplete('DEALLOCATE ALL'), readyForQuery(status())]);
+      }
+      const before = message[0] === 0x51 && /\bprepare\b/i.test(sql!) ? await sqlPrepared() : null;
+      const { message: renamed, reparse } = statements.rewrite(message);
+      if (reparse) {
+        // The client's unnamed statement, parsed in an earlier turn, may have been replaced.
+        const parsed = await raw(new Uint8Array(reparse));
+        if (parsed[0] === 0x45 /* E */) {
+          skipUntilSync = true;
+          return statements.restoreNames(parsed);
+        }
+      }
+      const out = await raw(new Uint8Array(renamed));
+      if (before) {
+        const after = await sqlPrepared();
+        if (after) statements.preparedWithSql([...after].filter((name) => !before.has(name)));
+      }
+      return statements.restoreNames(out);
     };
 
     const handle = async (message: Buffer) => {
       if (closed) return;
       clearIdle();
-      if (!release) release = await db.lock.acquire();
+      if (!release) {
+        release = await db.lock.acquire();
+        statements.newTurn();
+      }
       if (closed) return;
       const out = await execute(message);
       if (out.length && !socket.destroyed) socket.write(out);
