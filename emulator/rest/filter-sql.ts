@@ -34,8 +34,9 @@ const COMPARE: Record<string, string> = {
   ov: '&&',
   sl: '<<',
   sr: '>>',
-  nxl: '&<',
-  nxr: '&>',
+  // PostgREST's SqlFragment: nxr is "does not extend to the right of" (&<), nxl its mirror.
+  nxl: '&>',
+  nxr: '&<',
   adj: '-|-',
 };
 

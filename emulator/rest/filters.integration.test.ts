@@ -40,8 +40,9 @@ const FILTERS: Array<[string, number[]]> = [
   ['meta=cs.{"lang":"fr"}', [3]],
   ['period=sl.[25,26)', [1, 2]],
   ['period=sr.[21,22)', [3]],
-  ['period=nxl.[10,11)', [1]],
-  ['period=nxr.[20,21)', [3]],
+  // nxl: starts at 10 or later (&>); nxr: ends by 21 (&<).
+  ['period=nxl.[10,11)', [3]],
+  ['period=nxr.[20,21)', [1, 2]],
   ['period=adj.[40,50)', [3]],
   ['period=ov.[8,9)', [1, 2]],
   ['body=fts.frog', [2]],
