@@ -642,6 +642,15 @@ export type Database = {
           finished_at: string
         }[]
       }
+      campaign_waitlist_standings: {
+        Args: { p_campaign_id: string; p_subscribers: string[] }
+        Returns: {
+          subscriber_id: string
+          list_slug: string
+          referral_code: string
+          standing: Json
+        }[]
+      }
       claim_deliveries: {
         Args: { p_limit: number; p_claim_timeout?: unknown }
         Returns: {

@@ -1,11 +1,20 @@
 // Merge tags end to end (issue 21): each reader gets their own greeting, a syntax error blocks a
 // test, a send and a schedule with template_error naming the line, the archive holds nobody's
 // values, and the editor's preview is the test message's HTML part byte for byte but for the links.
+import { randomUUID } from 'node:crypto';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { previewCampaign } from '../../lib/admin/campaign-editor-preview';
-import { clientFor, createSubscriber, sql, TEST_SITE_URL, waitForMail } from '../functions/kit';
+import {
+  callFunction,
+  clientFor,
+  createSubscriber,
+  signTestToken,
+  sql,
+  TEST_SITE_URL,
+  waitForMail,
+} from '../functions/kit';
 import {
   campaignRow,
   deliveryCounts,
@@ -84,6 +93,42 @@ describe('merge tags', () => {
       .single<{ body_html: string }>();
     expect(error).toBeNull();
     expect(data!.body_html).toBe('<p>Hi friend,</p>\n<p>News for .</p>');
+
+    // "View in browser": the same link in both emails, answering nobody's copy as JSON.
+    const webLink = (html: string) => /href="([^"]*\/web\/\?token=[^"]+)"/.exec(html)?.[1];
+    expect(webLink(a.html)).toBeDefined();
+    expect(webLink(a.html)).toBe(webLink(b.html));
+    const token = new URL(webLink(a.html)!.replace(/&amp;/g, '&')).searchParams.get('token')!;
+    const web = await callFunction(emu, 'web-version', { method: 'GET', query: { token } });
+    expect(web.status).toBe(200);
+    expect(web.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(web.body.subject).toBe('Hello you');
+    expect(web.body.html).toContain('<p>Hi friend,</p>\n<p>News for .</p>');
+    expect(web.body.html).not.toMatch(/Grace|nameless-|unsubscribe\/\?token/);
+    expect(web.body.text).toContain('Hi friend,');
+  });
+
+  it("answers a web version only for a signed, started campaign's token", async () => {
+    const draft = await newCampaign(emu, [await listWithSubscribers(emu, 'web', 1)]);
+    const draftToken = signTestToken({ p: 'web', s: '', c: draft });
+    const notOut = await callFunction(emu, 'web-version', {
+      method: 'GET',
+      query: { token: draftToken },
+    });
+    expect([notOut.status, notOut.body.error.code]).toEqual([404, 'not_found']);
+    const forged = signTestToken({ p: 'web', s: '', c: draft }, 'another-secret');
+    const refused = await callFunction(emu, 'web-version', {
+      method: 'GET',
+      query: { token: forged },
+    });
+    expect([refused.status, refused.body.error.code]).toEqual([400, 'token_invalid']);
+    // A token for another purpose (a reader's preferences) is no web version token.
+    const other = signTestToken({ p: 'preferences', s: draft });
+    const wrong = await callFunction(emu, 'web-version', {
+      method: 'GET',
+      query: { token: other },
+    });
+    expect(wrong.status).toBe(400);
   });
 
   it('blocks a test, a send and a schedule with template_error naming the line', async () => {
@@ -126,6 +171,41 @@ describe('merge tags', () => {
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('template_error');
     expect(res.body.error.message).toMatch(/^Body, line 3: .*limit exceeded/);
+  });
+});
+
+describe('waitlist merge tags', () => {
+  it('gives each reader of a waitlist list their own place and referral link', async () => {
+    const slug = `wl-${randomUUID().slice(0, 6)}`;
+    await sql(
+      emu,
+      `insert into public.lists (slug, name, optin, waitlist) values ($1, $1, 'single', true)`,
+      [slug],
+    );
+    const first = await createSubscriber(emu, { [slug]: 'confirmed' }, { name: 'First' });
+    const second = await createSubscriber(emu, { [slug]: 'confirmed' }, { name: 'Second' });
+    const id = await newCampaign(emu, [slug], {
+      body_md:
+        'You are number {{ waitlist.position }} of {{ waitlist.total }}: {{ waitlist.referral_url }}',
+    });
+    expect((await sendCampaign(emu, admin, { campaign_id: id, action: 'send' })).status).toBe(200);
+    await drainCampaign(emu, id);
+    const codes = await sql<{ id: string; referral_code: string }>(
+      emu,
+      `select id, referral_code from public.subscribers where id = any($1::uuid[])`,
+      [[first.id, second.id]],
+    );
+    const code = (who: { id: string }) => codes.find((c) => c.id === who.id)!.referral_code;
+    for (const [who, place] of [
+      [first, 1],
+      [second, 2],
+    ] as const) {
+      const [mail] = await waitForMail(emu, who.email);
+      const { text } = await rawParts(mail!.id);
+      expect(text).toContain(
+        `You are number ${place} of 2: ${TEST_SITE_URL}/?ref=${code(who)}&list=${slug}`,
+      );
+    }
   });
 });
 
@@ -172,7 +252,7 @@ describe('one renderer', () => {
         .replace(/(\/(?:unsubscribe|preferences|web)\/)\?[^"\s]*/g, '$1?…')
         .replace(/\r\n/g, '\n');
     expect(normalize(sent.html)).toBe(normalize(preview.html));
-    expect(normalize(sent.text)).toBe(normalize(preview.text).trimEnd());
+    expect(normalize(sent.text)).toBe(normalize(preview.text));
     expect(mail!.subject).toBe(`[Test] ${preview.subject}`);
     expect(preview.subject).toBe('Notes for Ada');
     expect(sent.html).toContain('Analytical Engines Ltd');

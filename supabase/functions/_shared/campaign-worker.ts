@@ -14,6 +14,8 @@ import { sendRate, takeSendSlot } from './send-rate.ts';
 import { sendSlots } from './send-slots.ts';
 import { queueRpc, recordResult, type Outcome } from './delivery-results.ts';
 import type { MailSettings } from './subscriber-mail.ts';
+import { waitlistStandings } from './campaign-waitlist.ts';
+import type { ScopeWaitlist } from '../../../lib/email-render/index.ts';
 import type { QueueOptions, QueueResult } from './campaign-queue.ts';
 
 export const BATCH_SIZE = 100;
@@ -69,6 +71,9 @@ class Batch {
   /** True once a row was left unsent (stopped, reclaimed, time up): release its claims. */
   leftover = false;
   private beating: Promise<void> | null = null;
+
+  /** Waitlist merge tags by `campaign/subscriber`, read only for campaigns that use them. */
+  standings = new Map<string, ScopeWaitlist>();
 
   constructor(
     readonly token: string,
@@ -193,8 +198,14 @@ export class Worker {
       .in('id', [...new Set(rows.map((r) => r.subscriber_id))]);
     if (error) throw new AppError('internal');
     for (const s of data ?? []) batch.recipients.set(s.id as string, s as Recipient);
-    for (const campaignId of new Set(rows.map((r) => r.campaign_id)))
-      await this.context(campaignId);
+    for (const campaignId of new Set(rows.map((r) => r.campaign_id))) {
+      const context = await this.context(campaignId);
+      if (context.compiled.usesWaitlist) {
+        const ids = rows.filter((r) => r.campaign_id === campaignId).map((r) => r.subscriber_id);
+        for (const [id, standing] of await waitlistStandings(campaignId, ids))
+          batch.standings.set(`${campaignId}/${id}`, standing);
+      }
+    }
     for (const row of rows) this.queue.push({ row, batch });
     if (this.result.claimed >= this.options.maxMessages) {
       // The last batch of this run: its successor starts now, while these rows are still sent.
@@ -258,7 +269,7 @@ export class Worker {
     try {
       const skip = skipReason(context, recipient);
       if (skip) throw new Error(skip);
-      const mail = campaignMail(context, recipient!);
+      const mail = campaignMail(context, recipient!, { waitlist: batch.standings.get(key(row)) });
       await takeSendSlot(this.rate);
       await sendMail(mail);
       sentAt = new Date().toISOString();
