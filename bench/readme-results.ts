@@ -104,10 +104,12 @@ const LAYOUTS: Record<string, Layout> = {
     per: 'recipients',
     columns: [
       { side: 'process-queue', label: 'process-queue (total ms)' },
+      { side: 'process-queue, merge tags', label: 'with merge tags (total ms)' },
       { side: 'plain SMTP client', label: 'plain SMTP client (total ms)' },
     ],
     throughput: [
       { side: 'process-queue', label: 'process-queue msg/s' },
+      { side: 'process-queue, merge tags', label: 'with merge tags msg/s' },
       { side: 'plain SMTP client', label: 'sink capacity msg/s' },
     ],
     ratios: [],

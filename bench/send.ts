@@ -16,6 +16,7 @@ import {
   type SmtpSink,
 } from './smtp-sink.js';
 import { summarize } from './stats.js';
+import { functionCpuMs, PLAIN_BODY, TAGGED_BODY, type CampaignBody } from './send-bodies.js';
 import type {
   Backend,
   Benchmark,
@@ -27,6 +28,8 @@ import type {
 
 /** Goals (issue 5): unlimited, at least half the sink's capacity; limited, within 5 % of the setting. */
 const GOAL_CAPACITY_SHARE = 0.5;
+/** Goal (issue 21): a body full of merge tags sends at least 90 % as fast as the same without. */
+const GOAL_TAGGED_SHARE = 0.9;
 const GOAL_RATE_TOLERANCE = 0.05;
 /** Connections of the plain client: as many as process-queue's pool (POSTBOX_SMTP_MAX_CONNECTIONS). */
 const SMTP_CONNECTIONS = 16;
@@ -39,14 +42,6 @@ const CAPACITY_MESSAGES = 20_000;
  * 200 the 10,000 case still paid for compilation and ran 20-30 % slower than 100,000.
  */
 const WARMUP_MESSAGES = 2_000;
-
-/** A newsletter of ordinary length (about 2.5 kB of HTML), what every recipient gets. */
-const BODY_HTML = Array.from(
-  { length: 12 },
-  (_, i) =>
-    `<h2>Section ${i + 1}</h2><p>This week we shipped <strong>things</strong> worth reading about: ` +
-    `<a href="https://example.com/post/${i}">the full story</a>, plus notes from the team.</p>`,
-).join('\n');
 
 export interface SendOptions extends BenchOptions {
   /** Campaign sizes sent with no rate limit (default: samples, and 100,000). */
@@ -101,27 +96,42 @@ async function withEmulator<T>(
   }
 }
 
-/** A list of `count` confirmed subscribers and a campaign to it, started (deliveries queued). */
-async function startedCampaign(emu: RunningEmulator, tag: string, count: number): Promise<string> {
+/**
+ * A list of `count` confirmed subscribers (every other one named, as a real list is) and a
+ * campaign of `body` to it, started (deliveries queued). Workers compile body_md (issue 21).
+ */
+async function startedCampaign(
+  emu: RunningEmulator,
+  tag: string,
+  count: number,
+  body: CampaignBody,
+): Promise<string> {
   const slug = `${tag}-list`;
   await emu.db.query(
     `with l as (insert into public.lists (slug, name, optin) values ($1, $1, 'single') returning id),
-          s as (insert into public.subscribers (email)
-                select $2 || '-' || i || '@example.com' from generate_series(1, $3::int) i returning id)
+          s as (insert into public.subscribers (email, name)
+                select $2 || '-' || i || '@example.com', case when i % 2 = 0 then 'Reader ' || i end
+                from generate_series(1, $3::int) i returning id)
      insert into public.subscriptions (subscriber_id, list_id, status)
      select s.id, l.id, 'confirmed' from s cross join l`,
     [slug, tag, count],
   );
   const { rows } = await emu.db.query<{ id: string }>(
-    `insert into public.campaigns (name, subject, body_md) values ($1, 'Weekly news', '# News') returning id`,
-    [tag],
+    `insert into public.campaigns (name, subject, body_md) values ($1, $2, $3) returning id`,
+    [tag, body.subject, body.body_md],
   );
   const id = rows[0]!.id;
   await emu.db.query(
     `insert into public.campaign_lists (campaign_id, list_id) select $1, id from public.lists where slug = $2`,
     [id, slug],
   );
-  await emu.db.query('select public.start_campaign_send($1, $2)', [id, BODY_HTML]);
+  // The archive's copy is not what is measured: the workers render every message from body_md.
+  await emu.db.query('select public.start_campaign_send($1, $2, $3, $4)', [
+    id,
+    '',
+    body.body_md,
+    body.subject,
+  ]);
   return id;
 }
 
@@ -154,6 +164,8 @@ export interface SendRun {
   deliveries: Record<string, number>;
   /** Errors of the first runs, if any failed. */
   failedRuns: string[];
+  /** CPU milliseconds the process-queue Deno processes used per message, when /proc tells. */
+  cpuMsPerMessage: number | null;
 }
 
 /**
@@ -165,10 +177,12 @@ export async function sendCampaign(
   sink: SmtpSink,
   count: number,
   workers: number,
+  body: CampaignBody = PLAIN_BODY,
 ): Promise<SendRun> {
   const tag = `send-${randomBytes(3).toString('hex')}`;
-  const id = await startedCampaign(emu, tag, count);
+  const id = await startedCampaign(emu, tag, count, body);
   await sink.stats({ reset: true });
+  const cpuBefore = await functionCpuMs('process-queue');
   const started = performance.now();
   const timeoutMs = Math.max(120_000, count * 20);
   // A run that fails is reported, not fatal: the others, their successors and pg_cron carry on.
@@ -185,6 +199,9 @@ export async function sendCampaign(
   }
   const ms = performance.now() - started;
   const failedRuns = (await Promise.all(runs)).filter((e) => e !== null);
+  const cpuAfter = await functionCpuMs('process-queue');
+  const cpuMsPerMessage =
+    cpuBefore === null || cpuAfter === null ? null : (cpuAfter - cpuBefore) / count;
   const got = await sink.stats({ reset: true, addresses: count <= 20_000 });
   const { rows } = await emu.db.query<{ status: string; n: number }>(
     'select status, count(*)::int as n from public.deliveries where campaign_id = $1 group by status',
@@ -198,8 +215,10 @@ export async function sendCampaign(
   if (got.duplicates) throw new Error(`${got.duplicates} recipients got more than one message`);
   if (got.addresses?.some(([address]) => !address.startsWith(`${tag}-`)))
     throw new Error('the sink received mail for someone outside the campaign');
-  return { ms, sink: { ...got, addresses: undefined }, deliveries, failedRuns };
+  return { ms, sink: { ...got, addresses: undefined }, deliveries, failedRuns, cpuMsPerMessage };
 }
+
+const cpuMs = (ms: number | null) => (ms === null ? null : Math.round(ms * 1000) / 1000);
 
 function measurement(
   caseName: string,
@@ -234,8 +253,9 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
   try {
     await withEmulator(sink, '0', async (emu) => {
       backend = emu.db.kind;
-      options.log(`warm-up: a campaign of ${WARMUP_MESSAGES} messages`);
+      options.log(`warm-up: a campaign of ${WARMUP_MESSAGES} messages, plain and with merge tags`);
       await sendCampaign(emu, sink, WARMUP_MESSAGES, workers);
+      await sendCampaign(emu, sink, WARMUP_MESSAGES, workers, TAGGED_BODY);
       for (const count of sizes) {
         const label = `${count.toLocaleString('en-US')} recipients`;
         options.log(`${label}: ${workers} process-queue runs at once, no rate limit`);
@@ -247,7 +267,10 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
           continue;
         }
         const rate = (count / run.ms) * 1000;
-        measurements.push(measurement(label, 'process-queue', run.ms, rate));
+        measurements.push({
+          ...measurement(label, 'process-queue', run.ms, rate),
+          cpuMsPerOperation: cpuMs(run.cpuMsPerMessage),
+        });
         for (const failure of run.failedRuns)
           notes.push(`${label}: a first run failed: ${failure}`);
         const size = Math.round(run.sink.bytes / run.sink.messages);
@@ -276,6 +299,27 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
           `${label}: ${size} bytes a message; sink accepted first to last in ${((run.sink.times.at(-1)! - run.sink.times[0]!) / 1000).toFixed(1)} s; ` +
             `process-queue Deno process peak RSS (VmHWM) ${peak ?? 'unknown'} MB so far.`,
         );
+        options.log(`${label}: the same campaign with a body full of merge tags`);
+        try {
+          const tagged = await sendCampaign(emu, sink, count, workers, TAGGED_BODY);
+          const taggedRate = (count / tagged.ms) * 1000;
+          measurements.push({
+            ...measurement(label, 'process-queue, merge tags', tagged.ms, taggedRate),
+            cpuMsPerOperation: cpuMs(tagged.cpuMsPerMessage),
+          });
+          const share = taggedRate / rate;
+          goals.push({
+            goal: `${label}: a body full of merge tags at least ${GOAL_TAGGED_SHARE * 100} % as fast as the same send without`,
+            met: share >= GOAL_TAGGED_SHARE,
+            detail:
+              `${(share * 100).toFixed(1)} % (${taggedRate.toFixed(0)} vs ${rate.toFixed(0)} messages/s); ` +
+              `process-queue CPU ${cpuMs(tagged.cpuMsPerMessage) ?? 'unknown'} vs ${cpuMs(run.cpuMsPerMessage) ?? 'unknown'} ms a message`,
+          });
+        } catch (err) {
+          measurements.push(
+            measurement(label, 'process-queue, merge tags', null, null, errorText(err)),
+          );
+        }
       }
     });
     for (const limit of rates) {
@@ -315,6 +359,7 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
     `process-queue: ${workers} runs started at once after start_campaign_send queued the deliveries; each stops at 500 messages and starts the next run itself, and the emulator's pg_cron adds one every 10 s. ` +
       'Timed until the campaign is sent (every result recorded); every recipient checked to have got exactly one message at the sink.',
     `plain SMTP client: process-queue's own SMTP client (smtp-pool.ts over nodemailer's SMTPConnection, ${SMTP_CONNECTIONS} connections as its default pool, ${SMTP_CONNECTIONS * 2} messages in flight) and nothing else, ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine. (Until session 8 this was nodemailer's Mailer pool given the raw text, which composed each message again and reached only about a third of this rate: the ratios before then are against that lower figure.)`,
+    `Merge tags (issue 21): the same campaign sent again right after, its subject and body full of Liquid tags (${TAGGED_BODY.body_md.split('{{').length - 1 + TAGGED_BODY.subject.split('{{').length - 1} of them: first name with a default, address, attribute with a default, site name), every other subscriber named; the workers compile each campaign once and render only Liquid per message. CPU ms a message: user + system time of the process-queue Deno processes (/proc/<pid>/stat) over the send, divided by the recipients.`,
     'Sink: a minimal SMTP server in a worker thread of the benchmark process that accepts and discards (MailDev, which parses and stores every message, manages far less and cannot be the sink for 100,000).',
   );
   return { backend, measurements, comparisons: [], goals, notes };

@@ -20,6 +20,8 @@ export interface Measurement {
   error: string | null;
   /** Completed operations per second, for benchmarks that run concurrent load. */
   throughput?: number | null;
+  /** CPU milliseconds per operation of the process measured (send: process-queue's Deno). */
+  cpuMsPerOperation?: number | null;
 }
 
 /** How one side compares with another on one case (numerator / denominator). */

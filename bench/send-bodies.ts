@@ -1,0 +1,69 @@
+// The send benchmark's campaign bodies (issue 21: merge tags) and the process-queue Deno process's
+// CPU time, read from /proc so a run can report CPU milliseconds per message.
+import { readdir, readFile, readlink } from 'node:fs/promises';
+
+export interface CampaignBody {
+  name: string;
+  subject: string;
+  body_md: string;
+}
+
+const SECTIONS = 12;
+
+/** A newsletter of ordinary length (about 2.5 kB of HTML), no merge tags. */
+export const PLAIN_BODY: CampaignBody = {
+  name: 'plain',
+  subject: 'Weekly news',
+  body_md: Array.from(
+    { length: SECTIONS },
+    (_, i) =>
+      `## Section ${i + 1}\n\nThis week we shipped **things** worth reading about: ` +
+      `[the full story](https://example.com/post/${i}), plus notes from the team.`,
+  ).join('\n\n'),
+};
+
+/**
+ * The same newsletter with a body full of tags: four in every section (a greeting with a default,
+ * the address, an attribute with a default, the site name) and one in the subject — 49 in all.
+ */
+export const TAGGED_BODY: CampaignBody = {
+  name: 'merge tags',
+  subject: 'Weekly news for {{ subscriber.first_name | default: "you" }}',
+  body_md: Array.from(
+    { length: SECTIONS },
+    (_, i) =>
+      `## Section ${i + 1}, {{ subscriber.first_name | default: "friend" }}\n\n` +
+      `This week we shipped **things** for {{ subscriber.email }} worth reading about: ` +
+      `[the full story](https://example.com/post/${i}), plus notes from the ` +
+      `{{ subscriber.attributes.team | default: "team" }} at {{ site.name }}.`,
+  ).join('\n\n'),
+};
+
+/** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** CPU milliseconds (user + system) used so far by the Deno processes running `fn`, or null. */
+export async function functionCpuMs(fn: string): Promise<number | null> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return null;
+  }
+  let total: number | null = null;
+  for (const pid of entries.filter((e) => /^\d+$/.test(e))) {
+    try {
+      const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
+      if (!cmd.includes('deno') || !(await readlink(`/proc/${pid}/cwd`)).endsWith(`/${fn}`))
+        continue;
+      // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      if (Number.isFinite(ticks)) total = (total ?? 0) + (ticks * 1000) / TICKS_PER_SECOND;
+    } catch {
+      // The process ended or is not ours to read.
+    }
+  }
+  return total;
+}
