@@ -1,6 +1,6 @@
 // The team's live feeds: private broadcast topics the database announces changes on (migration
 // 20261127100000), shared by every hook in the tab that listens to one of them.
-import type { RealtimeChannel } from '@supabase/supabase-js';
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { supabase } from '../supabase';
 
 /**
@@ -37,70 +37,86 @@ interface Shared {
 /** A page change unmounts one view and mounts the next: keep the channel that long. */
 const LINGER_MS = 2000;
 
-const shared = new Map<TeamTopic, Shared>();
 /**
- * Removals in progress per topic. supabase-js keeps one channel per topic name and drops every
- * channel of that name when one is removed, so a new channel waits for the old one to go.
+ * The team topics of one client: one channel per topic, shared by every listener (supabase-js
+ * keeps one channel per topic name, so two hooks on one topic cannot each have their own).
  */
-const removing = new Map<TeamTopic, Promise<unknown>>();
+export function teamChannels(client: SupabaseClient) {
+  const shared = new Map<TeamTopic, Shared>();
+  /**
+   * Removals in progress per topic: supabase-js drops every channel of a name when one is
+   * removed, so a new channel waits for the old one to go.
+   */
+  const removing = new Map<TeamTopic, Promise<unknown>>();
 
-function open(topic: TeamTopic, entry: Shared): void {
-  const start = () => {
-    if (shared.get(topic) !== entry) return;
-    const channel = supabase
-      .channel(topic, { config: { private: true } })
-      .on('broadcast', { event: '*' }, ({ event, payload }) => {
-        const message = { event, payload: (payload ?? {}) as TeamMessage['payload'] };
-        for (const l of [...entry.listeners]) l.onMessage(message);
+  function open(topic: TeamTopic, entry: Shared): void {
+    const start = () => {
+      if (shared.get(topic) !== entry) return;
+      const channel = client
+        .channel(topic, { config: { private: true } })
+        .on('broadcast', { event: '*' }, ({ event, payload }) => {
+          const message = { event, payload: (payload ?? {}) as TeamMessage['payload'] };
+          for (const l of [...entry.listeners]) l.onMessage(message);
+        });
+      entry.channel = channel;
+      channel.subscribe((state) => {
+        if (entry.channel !== channel) return;
+        entry.status = state === 'SUBSCRIBED' ? 'live' : 'offline';
+        for (const l of [...entry.listeners]) {
+          l.onStatus?.(entry.status);
+          if (entry.status === 'live') l.onJoin?.();
+        }
       });
-    entry.channel = channel;
-    channel.subscribe((state) => {
-      if (entry.channel !== channel) return;
-      entry.status = state === 'SUBSCRIBED' ? 'live' : 'offline';
-      for (const l of [...entry.listeners]) {
-        l.onStatus?.(entry.status);
-        if (entry.status === 'live') l.onJoin?.();
-      }
-    });
-  };
-  const pending = removing.get(topic);
-  if (pending) void pending.finally(start);
-  else start();
-}
-
-function close(topic: TeamTopic, entry: Shared): void {
-  if (shared.get(topic) === entry) shared.delete(topic);
-  const channel = entry.channel;
-  entry.channel = null;
-  if (!channel) return;
-  const done = supabase.removeChannel(channel).catch(() => undefined);
-  removing.set(topic, done);
-  void done.finally(() => {
-    if (removing.get(topic) === done) removing.delete(topic);
-  });
-}
-
-/** Listens to a team topic until the returned function is called. */
-export function listenTeam(topic: TeamTopic, listener: TeamListener): () => void {
-  let entry = shared.get(topic);
-  if (!entry) {
-    entry = { listeners: new Set(), status: 'connecting', channel: null, idle: undefined };
-    shared.set(topic, entry);
-    open(topic, entry);
+    };
+    const pending = removing.get(topic);
+    if (pending) void pending.finally(start);
+    else start();
   }
-  clearTimeout(entry.idle);
-  entry.listeners.add(listener);
-  if (entry.status === 'live') {
-    listener.onStatus?.('live');
-    listener.onJoin?.();
-  } else if (entry.status === 'offline') listener.onStatus?.('offline');
-  const mine = entry;
-  return () => {
-    if (!mine.listeners.delete(listener) || mine.listeners.size > 0) return;
-    mine.idle = setTimeout(() => {
-      if (mine.listeners.size === 0) close(topic, mine);
-    }, LINGER_MS);
-  };
+
+  function close(topic: TeamTopic, entry: Shared): void {
+    if (shared.get(topic) === entry) shared.delete(topic);
+    const channel = entry.channel;
+    entry.channel = null;
+    if (!channel) return;
+    const done = client.removeChannel(channel).catch(() => undefined);
+    removing.set(topic, done);
+    void done.finally(() => {
+      if (removing.get(topic) === done) removing.delete(topic);
+    });
+  }
+
+  /** Listens to a team topic until the returned function is called. */
+  function listen(topic: TeamTopic, listener: TeamListener): () => void {
+    let entry = shared.get(topic);
+    if (!entry) {
+      entry = { listeners: new Set(), status: 'connecting', channel: null, idle: undefined };
+      shared.set(topic, entry);
+      open(topic, entry);
+    }
+    clearTimeout(entry.idle);
+    entry.listeners.add(listener);
+    if (entry.status === 'live') {
+      listener.onStatus?.('live');
+      listener.onJoin?.();
+    } else if (entry.status === 'offline') listener.onStatus?.('offline');
+    const mine = entry;
+    return () => {
+      if (!mine.listeners.delete(listener) || mine.listeners.size > 0) return;
+      mine.idle = setTimeout(() => {
+        if (mine.listeners.size === 0) close(topic, mine);
+      }, LINGER_MS);
+    };
+  }
+
+  return { listen };
+}
+
+let app: ReturnType<typeof teamChannels> | null = null;
+
+/** Listens to a team topic on the site's client until the returned function is called. */
+export function listenTeam(topic: TeamTopic, listener: TeamListener): () => void {
+  app ??= teamChannels(supabase);
+  return app.listen(topic, listener);
 }
 
 /** Whether a campaigns/imports message concerns `id` (null ids: too many to name, so maybe). */
