@@ -4,6 +4,7 @@
 // call these two functions, so what the preview shows is what arrives. Import-free but for siblings:
 // each runtime passes its own marked, sanitize-html and LiquidJS (see merge-tags.ts).
 import { renderCampaignHtmlWith, type CampaignRenderDeps } from '../campaign-render.ts';
+import { compileFast, type FastTemplate } from './fast-liquid.ts';
 import { simpleLayout, type Layout, type LayoutSettings } from './layout.ts';
 import {
   detailOf,
@@ -38,7 +39,11 @@ export interface CampaignSource {
   body_md: string;
 }
 
-type Template = unknown[];
+/** A parsed template, and its fast renderer when every tag is a plain variable (fast-liquid.ts). */
+interface Template {
+  liquid: unknown[];
+  fast: FastTemplate | null;
+}
 
 export interface CompiledCampaign {
   subject: Template;
@@ -72,12 +77,16 @@ function parsePart(
   engine: LiquidEngine,
   part: 'subject' | 'preheader' | 'body',
   source: string,
-): Template {
+): unknown[] {
   try {
     return engine.parse(source);
   } catch (error) {
     throw templateError(part, source, error);
   }
+}
+
+function render(engine: LiquidEngine, template: Template, scope: object): string {
+  return template.fast?.(scope) ?? String(engine.renderSync(template.liquid, scope));
 }
 
 /**
@@ -103,6 +112,10 @@ export function compileCampaign(
   const textDeps = { ...deps, isTagUrl: guarded.startsWithTag };
   const restoredText = guarded.restore(markdownText(textDeps, guarded.text));
   const bodyText = parseRestored('body', restoredText, (t) => text.parse(t));
+  const withFast = (liquid: unknown[], template: string, isHtml: boolean): Template => ({
+    liquid,
+    fast: compileFast(deps.Tokenizer, html.options, template, isHtml),
+  });
 
   const unknown = new Set<string>();
   const roots = new Set<unknown>();
@@ -111,10 +124,10 @@ export function compileCampaign(
     for (const segments of text.globalVariableSegmentsSync(template)) roots.add(segments[0]);
   }
   return {
-    subject,
-    preheader,
-    bodyHtml,
-    bodyText,
+    subject: withFast(subject, source.subject, false),
+    preheader: withFast(preheader, source.preheader, false),
+    bodyHtml: withFast(bodyHtml, restoredHtml.template, true),
+    bodyText: withFast(bodyText, restoredText.template, false),
     subjectSource: source.subject,
     layout: simpleLayout(settings),
     unknown: [...unknown],
@@ -172,15 +185,15 @@ export function renderCampaign(
   let bodyText: string;
   const base = { ...scope, campaign: { subject: compiled.subjectSource } };
   try {
-    subject = oneLine(String(text.renderSync(compiled.subject, base)));
+    subject = oneLine(render(text, compiled.subject, base));
   } catch (error) {
     throw templateError('subject', compiled.subjectSource, error);
   }
   const full = { ...scope, campaign: { subject } };
   try {
-    preheader = oneLine(String(text.renderSync(compiled.preheader, full)));
-    bodyHtml = String(html.renderSync(compiled.bodyHtml, full));
-    bodyText = String(text.renderSync(compiled.bodyText, full)).trim();
+    preheader = oneLine(render(text, compiled.preheader, full));
+    bodyHtml = render(html, compiled.bodyHtml, full);
+    bodyText = render(text, compiled.bodyText, full).trim();
   } catch (error) {
     const offset = (error as { token?: { begin?: number } }).token?.begin;
     const line = typeof offset === 'number' ? compiled.bodyLineAt(offset) : 1;
