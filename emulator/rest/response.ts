@@ -1,5 +1,6 @@
 // Response pieces shared by reads, writes and RPC: media-type negotiation, Content-Range and status.
 import { RestError } from './errors.js';
+import type { Preferences } from './prefer.js';
 import type { BodyShape } from './select-builder.js';
 
 const UNSUPPORTED: Array<[RegExp, string]> = [
@@ -104,4 +105,17 @@ export function checkSingular(shape: BodyShape, rows: number): void {
     'Cannot coerce the result to a single JSON object',
     `The result contains ${rows} rows`,
   );
+}
+
+/** PGRST124: with `handling=strict`, `max-affected=N` caps how many rows a write or rpc may touch. */
+export function checkMaxAffected(prefs: Preferences, affected: number): void {
+  if (prefs.handling !== 'strict' || prefs.maxAffected === undefined) return;
+  if (affected > prefs.maxAffected) {
+    throw new RestError(
+      400,
+      'PGRST124',
+      'Query result exceeds max-affected preference constraint',
+      `The query affects ${affected} rows`,
+    );
+  }
 }

@@ -6,12 +6,14 @@ import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
 import { applyResponseGucs, RESPONSE_GUCS, type ResponseGucs } from './response-gucs.js';
 import {
+  checkMaxAffected,
   checkSingular,
   contentRange,
   contentType,
   mediaContentType,
   readStatus,
 } from './response.js';
+import { onePositional } from './rpc-overloads.js';
 import type { DbFunction, SchemaCache, Table } from './schema-cache.js';
 import {
   bodyExpr,
@@ -22,64 +24,6 @@ import {
   type BodyShape,
 } from './select-builder.js';
 import { ident } from './sql.js';
-
-const isJsonType = (t: string) => t === 'json' || t === 'jsonb';
-
-/** A function taking one unnamed json/jsonb argument receives the whole POST body. */
-function takesWholeBody(fn: DbFunction): boolean {
-  return fn.args.length === 1 && fn.args[0]!.name === '' && isJsonType(fn.args[0]!.type);
-}
-
-function accepts(fn: DbFunction, names: string[]): boolean {
-  const argNames = fn.args.map((a) => a.name);
-  const required = fn.args.slice(0, fn.args.length - fn.nDefaults).map((a) => a.name);
-  return names.every((n) => argNames.includes(n)) && required.every((n) => names.includes(n));
-}
-
-/** Picks the overload matching the given argument names (PostgREST's `findProc`). */
-export function chooseFunction(
-  cache: SchemaCache,
-  schema: string,
-  name: string,
-  argNames: string[],
-  isPost: boolean,
-): DbFunction {
-  const candidates = cache.functions.get(`${schema}.${name}`) ?? [];
-  let matches = candidates.filter((fn) => accepts(fn, argNames));
-  if (matches.length === 0 && isPost) matches = candidates.filter(takesWholeBody);
-  if (matches.length > 1) {
-    const exact = matches.filter((fn) => fn.args.length === argNames.length);
-    if (exact.length === 1) matches = exact;
-  }
-  if (matches.length === 1) return matches[0]!;
-  // PostgREST's NoRpc wording (Error.hs): argument names sorted, as its JSON key map orders them.
-  const sorted = [...argNames].sort().join(', ');
-  const signature = argNames.length
-    ? `${schema}.${name}(${sorted})`
-    : `${schema}.${name} without parameters`;
-  if (matches.length === 0) {
-    const searched = argNames.length
-      ? ` with parameter${argNames.length > 1 ? 's' : ''} ${sorted}`
-      : ' without parameters';
-    throw new RestError(
-      404,
-      'PGRST202',
-      `Could not find the function ${signature} in the schema cache`,
-      `Searched for the function ${schema}.${name}${searched}${
-        isPost ? ' or with a single unnamed json/jsonb parameter' : ''
-      }, but no matches were found in the schema cache.`,
-    );
-  }
-  throw new RestError(
-    300,
-    'PGRST203',
-    `Could not choose the best candidate function between: ${matches
-      .map((fn) => `${schema}.${name}(${fn.args.map((a) => `${a.name} => ${a.type}`).join(', ')})`)
-      .join(', ')}`,
-    null,
-    'Try renaming the parameters or the function itself in the database so function overloading can be resolved',
-  );
-}
 
 export interface RpcRequest {
   tx: Queryable;
@@ -102,10 +46,9 @@ export interface RpcRequest {
 function callSql(r: RpcRequest, add: (v: unknown) => string): { call: string; argsFrom: string } {
   const name = `${ident(r.fn.schema)}.${ident(r.fn.name)}`;
   const json = () => r.argsJson ?? JSON.stringify(r.args);
-  if (
-    takesWholeBody(r.fn) &&
-    !(typeof r.args === 'object' && r.args !== null && r.fn.args[0]!.name in r.args)
-  ) {
+  // One unnamed parameter, `{"": value}` included: the whole body (or the query's arguments as
+  // a JSON object), cast to its type, as PostgREST's OnePosParam passes it.
+  if (onePositional(r.fn)) {
     return { call: `${name}(${add(json())}::${r.fn.args[0]!.type})`, argsFrom: '' };
   }
   const given = Object.keys(r.args as object);
@@ -150,6 +93,14 @@ function singleHeaders(r: RpcRequest): Record<string, string> {
 
 export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const fn = r.fn;
+  // PostgREST refuses this before calling: only a set of rows can be counted against the cap.
+  if (r.prefs.handling === 'strict' && r.prefs.maxAffected !== undefined && !fn.returnsSet) {
+    throw new RestError(
+      400,
+      'PGRST128',
+      'Function must return SETOF or TABLE when max-affected preference is used with handling=strict',
+    );
+  }
   const returnsTable = fn.returnsComposite || fn.returnsSet;
   const tableName = fn.returnType.replace(/^.*\./, '').replace(/"/g, '');
   // A function returning a table's row type can be filtered and embedded like the table.
@@ -241,6 +192,8 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const total = row.total === null ? null : Number(row.total);
   const status = fn.returnsSet ? readStatus(offset, row.page_total, total) : 200;
   if (fn.returnsSet) checkSingular(r.shape, row.page_total);
+  // Thrown inside the request's transaction, so what the function changed is rolled back.
+  checkMaxAffected(r.prefs, row.page_total);
   const text = row.body === '' ? 'null' : row.body;
   return applyResponseGucs(
     {

@@ -4,7 +4,13 @@ import type { PlainResponse } from '../gateway/plain.js';
 import { RestError } from './errors.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
-import { checkSingular, contentRange, contentType, readStatus } from './response.js';
+import {
+  checkMaxAffected,
+  checkSingular,
+  contentRange,
+  contentType,
+  readStatus,
+} from './response.js';
 import { ident } from './sql.js';
 import type { SchemaCache, Table } from './schema-cache.js';
 import {
@@ -147,19 +153,6 @@ function checkedPutRow(r: TableRequest): Row {
 
 /** Rows an upsert merged, counted by the DO UPDATE's WHERE (see write-builder's insertSql). */
 const UPDATED_COUNT = `select coalesce(nullif(current_setting('pgrst.updated', true), '')::int, 0) as updated`;
-
-/** PGRST124: with `handling=strict`, `max-affected=N` caps how many rows a write may touch. */
-function checkMaxAffected(prefs: Preferences, affected: number): void {
-  if (prefs.handling !== 'strict' || prefs.maxAffected === undefined) return;
-  if (affected > prefs.maxAffected) {
-    throw new RestError(
-      400,
-      'PGRST124',
-      'Query result exceeds max-affected preference constraint',
-      `The query affects ${affected} rows`,
-    );
-  }
-}
 
 export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
   // PUT's key filters name the row; they are checked against the payload, not sent as SQL.
