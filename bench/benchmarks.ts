@@ -1,4 +1,5 @@
 // Every benchmark `npm run bench` knows, by name.
+import { bulk } from './bulk.js';
 import { importBench } from './import.js';
 import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
@@ -14,4 +15,5 @@ export const BENCHMARKS: readonly Benchmark[] = [
   signup,
   importBench,
   send,
+  bulk,
 ];

@@ -62,6 +62,10 @@ export function eventLabel(
       return 'Data exported';
     case 'deleted':
       return 'Data deleted';
+    case 'updated':
+      return 'Details changed';
+    case 'removed':
+      return `Removed from ${list}`;
     default:
       return type.charAt(0).toUpperCase() + type.slice(1);
   }

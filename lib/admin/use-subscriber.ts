@@ -1,5 +1,5 @@
-// Hooks of one subscriber's page: the record, its history, and the writes on it (per-list status,
-// blocklist, delete, JSON export), each revalidating the subscribers keys afterwards.
+// Hooks of one subscriber's page: the record, its history, and the writes on it (edit, per-list
+// status, blocklist, delete, JSON export), each revalidating the subscribers keys afterwards.
 import { useCallback, useState } from 'react';
 import { supabase } from '../supabase';
 import { queryKey, toQueryError, useQuery, type QueryError } from '../use-query';
@@ -15,6 +15,7 @@ import {
   type SubscriberExport,
 } from './subscriber';
 import type { SubscriptionStatus } from './subscriber-query';
+import { updateSubscriber, type EditResult, type SubscriberEdit } from './subscriber-edit';
 import { revalidateSubscribers } from './use-subscribers';
 
 /** `id` null (query string not read yet) skips the fetch. */
@@ -78,6 +79,23 @@ const writeDelete = (id: string) => deleteSubscriber(supabase, id);
 
 export function useDeleteSubscriber() {
   return useWrite(writeDelete);
+}
+
+/** Saves an edit of name, email, attributes and notes; the history and the table revalidate. */
+export function useUpdateSubscriber() {
+  const [pending, setPending] = useState(false);
+  const run = useCallback(async (id: string, edit: SubscriberEdit): Promise<EditResult> => {
+    setPending(true);
+    try {
+      return await updateSubscriber(supabase, id, edit);
+    } catch (error) {
+      return { ok: false, field: null, message: toQueryError(error).message };
+    } finally {
+      setPending(false);
+      await revalidateSubscribers();
+    }
+  }, []);
+  return { run, pending };
 }
 
 /** Reads the whole history (not just the page's first 200 events) and builds the export. */

@@ -1,4 +1,6 @@
-// One subscriber's event history, newest first, as readable lines with when and how it happened.
+// One subscriber's event history, newest first, as readable lines with when and how it happened,
+// who made a change and, for an edit, each field's old → new value.
+import { eventActor, eventChanges } from '../../../lib/admin/event-changes';
 import { eventLabel, eventSource } from '../../../lib/admin/event-labels';
 import { formatMoment } from '../../../lib/admin/format';
 import { EVENT_LIMIT } from '../../../lib/admin/subscriber';
@@ -32,7 +34,10 @@ export function HistoryCard({
       <>
         <ol className={styles.history} aria-label="Events, newest first">
           {events.data.map((event) => {
-            const source = eventSource(event.data);
+            const source = [eventSource(event.data), eventActor(event.data)]
+              .filter(Boolean)
+              .join(' ');
+            const changes = eventChanges(event.data);
             return (
               <li key={event.id} className={styles.historyItem}>
                 <span className={styles.historyWhat}>
@@ -42,6 +47,13 @@ export function HistoryCard({
                   {formatMoment(event.created_at)}
                 </time>
                 {source ? <span className={styles.historySource}>{source}</span> : null}
+                {changes.length > 0 ? (
+                  <ul className={styles.historyChanges}>
+                    {changes.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                ) : null}
               </li>
             );
           })}

@@ -1,5 +1,6 @@
-// The body of /admin/subscribers/view/?id=: who the subscriber is, their attributes, lists and
-// history, and the export and blocklist/enable (admins, SPEC §6) and delete (owner) actions.
+// The body of /admin/subscribers/view/?id=: who the subscriber is, their details (edited in place by
+// admins), lists and history, and the export and blocklist/enable (admins, SPEC §6) and delete
+// (owner) actions.
 import { ArrowLeft, Ban, CircleCheck, Download, Trash2, UserX } from 'lucide-react';
 import Link from 'next/link';
 import { useRouter } from 'next/router';
@@ -27,6 +28,7 @@ import {
   statusTone,
 } from '../../ui';
 import { HistoryCard } from './HistoryCard';
+import { SubscriberDetailsCard } from './SubscriberDetailsCard';
 import { EmailText } from './EmailText';
 import { SubscriptionsCard } from './SubscriptionsCard';
 import styles from './Subscribers.module.css';
@@ -43,10 +45,6 @@ function download(name: string, data: unknown) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-function attributeText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export function SubscriberDetailView({ id }: { id: string }) {
@@ -109,13 +107,6 @@ export function SubscriberDetailView({ id }: { id: string }) {
     }
   };
 
-  const attributes = Object.entries(
-    typeof detail.attributes === 'object' &&
-      detail.attributes !== null &&
-      !Array.isArray(detail.attributes)
-      ? detail.attributes
-      : {},
-  );
   const blocklisted = detail.status === 'blocklisted';
   const hasActions = can('import-export') || can('manage-subscribers') || can('delete-subscribers');
 
@@ -169,20 +160,7 @@ export function SubscriberDetailView({ id }: { id: string }) {
         <StatusMessage tone="error">{setStatus.error.message}</StatusMessage>
       ) : null}
       <div className={styles.columns}>
-        <Card title="Attributes">
-          {attributes.length === 0 ? (
-            <p className={styles.meta}>No attributes.</p>
-          ) : (
-            <dl className={styles.attributes}>
-              {attributes.map(([key, value]) => (
-                <div key={key} style={{ display: 'contents' }}>
-                  <dt>{key}</dt>
-                  <dd>{attributeText(value)}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
-        </Card>
+        <SubscriberDetailsCard key={detail.updated_at} detail={detail} />
         <SubscriptionsCard subscriber={detail} lists={lists.data ?? []} />
       </div>
       <HistoryCard subscriberId={detail.id} listNames={listNames} />
