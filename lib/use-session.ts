@@ -76,6 +76,22 @@ export async function sendMagicLink(email: string, next: string): Promise<void> 
   if (error) throw authMessage(error);
 }
 
+/**
+ * Signs in with the 6-digit code of the emailed sign-in (Auth's OTP). Unlike the link, which is
+ * tied to this browser's PKCE verifier, the code works whichever device the email was read on.
+ */
+export async function verifyEmailCode(email: string, code: string): Promise<void> {
+  const { error } = await supabase.auth.verifyOtp({ email, token: code, type: 'email' });
+  if (!error) return;
+  if (error.code === 'otp_expired') {
+    throw new SignInError(
+      'That code is not right or has expired. Check the latest email, or send a new one.',
+      error.code,
+    );
+  }
+  throw authMessage(error);
+}
+
 export async function signInWithPassword(email: string, password: string): Promise<void> {
   const { error } = await supabase.auth.signInWithPassword({ email, password });
   if (error) throw authMessage(error);

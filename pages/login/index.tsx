@@ -1,8 +1,10 @@
-// /login/: team sign-in by magic link (first) or email + password, with a "check your inbox" state.
-import { KeyRound, Mail, MailCheck } from 'lucide-react';
+// /login/: team sign-in by emailed link or code (first) or email + password, with a "check your
+// inbox" state that takes the code.
+import { KeyRound, Mail } from 'lucide-react';
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { AuthCard, authStyles as styles } from '../../components/admin/AuthCard';
+import { CheckInbox } from '../../components/admin/CheckInbox';
 import { Button, LoadingState, StatusMessage, TextField } from '../../components/ui';
 import { checkEmail } from '../../lib/email';
 import {
@@ -123,35 +125,20 @@ export default function LoginPage() {
   if (sentTo) {
     return (
       <AuthCard pageTitle="Check your inbox">
-        <div className={styles.center}>
-          <span className={styles.iconOk} aria-hidden="true">
-            <MailCheck />
-          </span>
-          <h1 className={styles.title} ref={headingRef} tabIndex={-1}>
-            Check your inbox
-          </h1>
-          <p className={styles.note}>
-            We sent a sign-in link to <strong>{sentTo}</strong>. Open it in this browser to
-            continue. The link works once and expires in an hour.
-          </p>
-        </div>
-        {resent ? <StatusMessage tone="success">We sent a new link.</StatusMessage> : null}
-        {formError ? <StatusMessage tone="error">{formError}</StatusMessage> : null}
-        <div className={styles.row}>
-          <Button onClick={resend} loading={pending} disabled={cooldown > 0}>
-            {cooldown > 0 ? `Resend in ${cooldown} s` : 'Resend link'}
-          </Button>
-          <Button
-            variant="ghost"
-            onClick={() => {
-              setSentTo(null);
-              setFormError(null);
-              setTimeout(() => emailRef.current?.focus(), 0);
-            }}
-          >
-            Use a different address
-          </Button>
-        </div>
+        <CheckInbox
+          sentTo={sentTo}
+          resent={resent}
+          cooldown={cooldown}
+          resending={pending}
+          resendError={formError}
+          onResend={resend}
+          onDifferentAddress={() => {
+            setSentTo(null);
+            setFormError(null);
+            setTimeout(() => emailRef.current?.focus(), 0);
+          }}
+          headingRef={headingRef}
+        />
       </AuthCard>
     );
   }
@@ -161,7 +148,7 @@ export default function LoginPage() {
       <h1 className={styles.title}>Sign in</h1>
       <p className={styles.lead}>
         {mode === 'link'
-          ? 'For the team. We email you a link that signs you in, no password needed.'
+          ? 'For the team. We email you a link and a code that sign you in, no password needed.'
           : 'For the team. Sign in with your email address and password.'}
       </p>
       <form className={styles.form} onSubmit={submit} noValidate>

@@ -1,6 +1,7 @@
 // Team sign-in end to end: the signed-out redirect, password sign-in and its errors, a stranger's
-// "No access" page (and that their token reads nothing), callback errors, and sign-out.
-import { expect, test } from '@playwright/test';
+// "No access" page (and that their token reads nothing), callback errors, sign-out, the emailed
+// 6-digit code, and the invite email (Auth's emails come through the auth-email hook).
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { E2E_SUPABASE_URL } from './ports';
 import {
   accessTokenIn,
@@ -10,6 +11,9 @@ import {
   snap,
   uniqueEmail,
   waitForAuthLink,
+  waitForAuthMail,
+  waitForSignInCode,
+  type Mail,
 } from './team';
 import { PUBLISHABLE_KEY, SERVICE_ROLE_KEY } from '../../emulator/keys';
 import { expectNoAxeViolations } from './page-checks';
@@ -160,3 +164,81 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await snap(page, testInfo, `login-password-390-${colorScheme}`);
   });
 }
+
+/** Shows an email's HTML part at a mail client's widths (600 and 390 px) and saves screenshots. */
+async function snapEmail(page: Page, testInfo: TestInfo, mail: Mail, name: string) {
+  for (const width of [600, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.setContent(mail.html);
+    await snap(page, testInfo, `${name}-${width}`);
+  }
+}
+
+test('the 6-digit code from the email signs in where it is typed', async ({ page }, testInfo) => {
+  const viewer = await createTeamUser('viewer');
+  const before = (await mailsFor(viewer.email)).length;
+  await page.goto('/admin/lists/');
+  await page.getByLabel('Email address').fill(viewer.email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+  await expect(
+    page.getByText('Open the link in this browser, or enter the code here'),
+  ).toBeVisible();
+  const code = await waitForSignInCode(viewer.email, before + 1);
+  const mail = await waitForAuthMail(viewer.email, before + 1);
+  expect(mail.subject).toMatch(/^Your sign-in link for /);
+  expect(mail.text).toMatch(/Sign in: http\S+\/auth\/v1\/verify\?/);
+
+  const field = page.getByLabel('6-digit code');
+  await field.fill('12');
+  await page.getByRole('button', { name: 'Sign in with the code' }).click();
+  await expect(field).toHaveAccessibleDescription('Enter the 6-digit code from the email.');
+  await expect(field).toBeFocused();
+  await field.fill(code === '000000' ? '111111' : '000000');
+  await page.keyboard.press('Enter');
+  await expect(field).toHaveAccessibleDescription(
+    'That code is not right or has expired. Check the latest email, or send a new one.',
+  );
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await snap(page, testInfo, `login-code-error-${width}`);
+  }
+  await field.fill(` ${code.slice(0, 3)} ${code.slice(3)} `);
+  await page.getByRole('button', { name: 'Sign in with the code' }).click();
+  await expect(page).toHaveURL(/\/admin\/lists\/$/);
+  await expect(page.getByRole('banner').getByText('Viewer', { exact: true })).toBeVisible();
+
+  await snapEmail(page, testInfo, mail, 'email-sign-in');
+});
+
+test("an invitee's email names the team, who invited them and the role", async ({
+  page,
+  context,
+}, testInfo) => {
+  const owner = await createTeamUser('owner');
+  await signInWithPassword(page, owner);
+  const invitee = uniqueEmail('invitee');
+  const res = await fetch(`${E2E_SUPABASE_URL}/functions/v1/invite-member`, {
+    method: 'POST',
+    headers: {
+      apikey: PUBLISHABLE_KEY,
+      Authorization: `Bearer ${await accessTokenIn(page)}`,
+      'Content-Type': 'application/json',
+    },
+    body: JSON.stringify({ email: invitee, role: 'editor' }),
+  });
+  expect(res.status).toBe(200);
+  const mail = await waitForAuthMail(invitee, 1);
+  expect(mail.subject).toMatch(new RegExp(`^${owner.email} invited you to the team at `));
+  expect(mail.text).toContain(`${owner.email} invited you to help run`);
+  expect(mail.text).toContain('as an editor (writing campaigns and sending tests)');
+  expect(mail.text).toContain('sign in on the login page with this address');
+  await snapEmail(page, testInfo, mail, 'email-invite');
+
+  const other = await context.browser()!.newContext();
+  const invited = await other.newPage();
+  await invited.goto(await waitForAuthLink(invitee, 1));
+  await expect(invited).toHaveURL(/\/admin\/$/);
+  await expect(invited.getByRole('banner').getByText('Editor', { exact: true })).toBeVisible();
+  await other.close();
+});

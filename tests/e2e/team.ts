@@ -77,9 +77,10 @@ export async function insertRows<T = Record<string, unknown>>(
   })) as T[];
 }
 
-interface Mail {
+export interface Mail {
   subject: string;
   text: string;
+  html: string;
   to: { address: string }[];
   date?: string;
 }
@@ -92,22 +93,35 @@ export async function mailsFor(address: string): Promise<Mail[]> {
   return all.filter((m) => m.to.some((t) => t.address.toLowerCase() === address.toLowerCase()));
 }
 
-/** Waits for message number `count` for `address` and returns the Auth verify link in it. */
-export async function waitForAuthLink(address: string, count: number): Promise<string> {
+/** Waits for message number `count` for `address` (Auth's emails come through auth-email). */
+export async function waitForAuthMail(address: string, count: number): Promise<Mail> {
   const deadline = Date.now() + 15_000;
   for (;;) {
     const mails = await mailsFor(address);
     const mail = mails[count - 1];
-    if (mail) {
-      const match = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text);
-      if (!match) throw new Error(`no sign-in link in "${mail.subject}":\n${mail.text}`);
-      return match[0];
-    }
+    if (mail) return mail;
     if (Date.now() > deadline) {
       throw new Error(`expected ${count} mail(s) for ${address}, got ${mails.length}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
+}
+
+/** Waits for message number `count` for `address` and returns the Auth verify link in it. */
+export async function waitForAuthLink(address: string, count: number): Promise<string> {
+  const mail = await waitForAuthMail(address, count);
+  const match = /https?:\/\/\S+\/auth\/v1\/verify\?\S+/.exec(mail.text);
+  if (!match) throw new Error(`no sign-in link in "${mail.subject}":\n${mail.text}`);
+  return match[0];
+}
+
+/** Waits for message number `count` for `address` and returns its 6-digit sign-in code. */
+export async function waitForSignInCode(address: string, count: number): Promise<string> {
+  const mail = await waitForAuthMail(address, count);
+  // The code stands on a line of its own in the plain-text part.
+  const match = /^(\d{6})$/m.exec(mail.text);
+  if (!match) throw new Error(`no sign-in code in "${mail.subject}":\n${mail.text}`);
+  return match[1]!;
 }
 
 /** Signs in on /login/ with email + password; resolves once the page left /login/. */
