@@ -36,6 +36,7 @@ const steps: Step[] = [
     args: ['run', '--silent', 'check:functions'],
   },
   { name: 'generated database types', command: 'npm', args: ['run', '--silent', 'check:types'] },
+  { name: 'import cycles', command: 'npm', args: ['run', '--silent', 'check:cycles'] },
   {
     name: 'unit + integration (PGlite)',
     command: 'npx',

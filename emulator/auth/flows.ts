@@ -7,6 +7,7 @@ import { AuthError, errors } from './errors.js';
 import { generateOtp, PKCE_PREFIX, stripPkce, tokenHash } from './otp.js';
 import { SQL } from './queries.js';
 import { isBanned, isoTime, type UserRow } from './users.js';
+import type { IssuedToken } from './issued-token.js';
 
 export interface PkceChallenge {
   challenge: string;
@@ -48,13 +49,6 @@ export const TOKEN_TYPE: Record<EmailKind, string> = {
   recovery: 'recovery_token',
   email_change: 'email_change_token_new',
 };
-
-export interface IssuedToken {
-  otp: string;
-  hashedToken: string;
-  link: string;
-  redirectTo: string;
-}
 
 /**
  * Stores a fresh token of `kind` on the user (column + auth.one_time_tokens), and a flow_state row

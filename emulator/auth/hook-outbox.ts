@@ -8,7 +8,7 @@
 // the same state a rollback would.
 import type { Db, Queryable } from '../db/types.js';
 import type { AuthContext } from './context.js';
-import type { IssuedToken } from './flows.js';
+import type { IssuedToken } from './issued-token.js';
 import { callSendEmailHook, type EmailData } from './send-email-hook.js';
 import { SQL } from './queries.js';
 import { loadUserJson, type UserRow } from './users.js';

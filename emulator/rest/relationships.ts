@@ -1,6 +1,6 @@
 // Relationships for embedding, derived from foreign keys (also through views), and their resolution.
 import { RestError } from './errors.js';
-import type { ForeignKeyRow, Table, ViewSourceRow } from './schema-cache.js';
+import type { ForeignKeyRow, Table, ViewSourceRow } from './schema-types.js';
 
 export interface Relationship {
   /** many-to-one and one-to-one embed an object; one-to-many and many-to-many an array. */

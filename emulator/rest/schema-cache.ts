@@ -3,54 +3,16 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Queryable } from '../db/types.js';
 import { buildRelationships, type Relationship } from './relationships.js';
+import type {
+  Column,
+  DbFunction,
+  ForeignKeyRow,
+  FunctionArg,
+  Table,
+  ViewSourceRow,
+} from './schema-types.js';
 
-export interface Column {
-  name: string;
-  type: string;
-  typname: string;
-  nullable: boolean;
-  hasDefault: boolean;
-  generated: boolean;
-}
-
-export interface Table {
-  schema: string;
-  name: string;
-  kind: string;
-  columns: Column[];
-  columnMap: Map<string, Column>;
-  primaryKey: string[];
-  /** Unique constraints and the primary key, for one-to-one detection. */
-  uniqueKeys: string[][];
-  /** Computed fields: name → quoted function taking this table's row (PostgREST "computed fields"). */
-  computed: Map<string, string>;
-}
-
-export interface FunctionArg {
-  name: string;
-  type: string;
-  mode: 'i' | 'o' | 'b' | 'v' | 't';
-}
-
-export interface DbFunction {
-  schema: string;
-  name: string;
-  /** Input arguments only, in order. */
-  args: FunctionArg[];
-  nDefaults: number;
-  returnsSet: boolean;
-  returnType: string;
-  returnsComposite: boolean;
-  /**
-   * The media type this function answers as it is (it returns a domain named like one, such as
-   * `"text/plain"`), and that domain's base type; null for other functions.
-   */
-  mediaType: string | null;
-  mediaBaseType: string | null;
-  volatility: 'i' | 's' | 'v';
-  /** The function's own settings that PostgREST hoists into the request's transaction. */
-  hoistedSettings: Array<[string, string]>;
-}
+export type { Column, DbFunction, FunctionArg, Table } from './schema-types.js';
 
 export interface SchemaCache {
   tables: Map<string, Table>;
@@ -130,21 +92,6 @@ interface KeyRow {
   name: string;
   type: string;
   columns: string[];
-}
-export interface ForeignKeyRow {
-  name: string;
-  schema: string;
-  table: string;
-  columns: string[];
-  ref_schema: string;
-  ref_table: string;
-  ref_columns: string[];
-}
-export interface ViewSourceRow {
-  schema: string;
-  view: string;
-  source_schema: string;
-  source_table: string;
 }
 interface FunctionRow {
   schema: string;

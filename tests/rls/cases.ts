@@ -3,7 +3,7 @@
 import type { PostgrestError } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import type { Outcome, TableOp } from './matrix';
-import type { Key, Probe } from './probes';
+import type { Key, Probe } from './probe-types';
 import { untyped, type Actor, type Team } from './team-kit';
 
 export interface Answer {

@@ -1,33 +1,13 @@
 // Per-table fixtures for the RLS matrix: how to arrange a target row as service role, what an
 // insert or update by the caller looks like, and how to find the row again.
 import { randomUUID } from 'node:crypto';
-import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { expectRefused } from './cases';
 import type { Table } from './matrix';
-import { createAuthUser, uniqueEmail, untyped, type Actor, type Client } from './team-kit';
+import type { Probe } from './probe-types';
+import { createAuthUser, uniqueEmail, untyped, type Client } from './team-kit';
 
-/** Equality filters (PostgREST column paths allowed) that pick one row. */
-export type Key = Record<string, string | boolean>;
-
-export interface Probe {
-  /** The table the requests go to. */
-  table: string;
-  /** Columns read back; the whole row for members, who may read it all. */
-  columns: string;
-  /** Arranges a row to read, update or delete, and returns its key. */
-  seed(): Promise<Key>;
-  /** A new row for the caller to insert (prerequisites arranged as service role), and its key. */
-  newRow(): Promise<{ row: Record<string, unknown>; key: Key }>;
-  /** The change an update makes; the test checks it did or did not land. */
-  change(): Record<string, unknown>;
-  /** Makes room before an allowed insert (the one settings row). */
-  beforeAllowedInsert?(): Promise<void>;
-  /** Puts things back after an allowed delete (the one settings row). */
-  afterAllowedDelete?(): Promise<void>;
-  /** Asserts that `db` reads exactly what everyone may read (outcome `public`). */
-  checkPublic?(db: SupabaseClient, actor: Actor): Promise<void>;
-}
+export type { Key, Probe } from './probe-types';
 
 export async function one<R extends { data: unknown; error: { message: string } | null }>(
   promise: PromiseLike<R>,

@@ -7,40 +7,10 @@ import { AppError } from './errors.ts';
 import { anonymousRendering, loadMailSettings } from './campaign-mail.ts';
 import { queueRpc } from './delivery-results.ts';
 import { Worker } from './campaign-worker.ts';
+import type { QueueOptions, QueueResult } from './queue-run.ts';
 
 export { MAX_ATTEMPTS } from './delivery-results.ts';
 export { BATCH_SIZE } from './campaign-worker.ts';
-
-export interface QueueOptions {
-  /** Stop claiming and sending after this long (the function answers within it). */
-  budgetMs: number;
-  /** Claims older than this return to the queue (SPEC §9: 10 minutes). */
-  claimTimeoutSeconds: number;
-  /** Messages in flight at once within this worker. */
-  concurrency: number;
-  /**
-   * Stop claiming after this many messages: a run must stay within the platform's CPU limit per
-   * request (2 s on hosted Supabase), so a fast queue is drained by successive runs instead.
-   */
-  maxMessages: number;
-  /**
-   * Called once when the run has claimed maxMessages (work may be left): the caller starts the next
-   * run then, so it gets going while this one sends its last batch.
-   */
-  onMore?: () => void;
-  /** Fault injection for tests: stop dead after this many sends, leaving the claim as a crash would. */
-  abandonAfter?: number;
-}
-
-export interface QueueResult {
-  claimed: number;
-  sent: number;
-  deferred: number;
-  failed: number;
-  campaigns_finished: number;
-  /** True when the run stopped at maxMessages with work possibly left (the caller starts another). */
-  more: boolean;
-}
 
 /** The fields of a campaign a send renders from, as they were read. */
 export interface CampaignAsRead {

@@ -16,7 +16,7 @@ import { queueRpc, recordResult, type Outcome } from './delivery-results.ts';
 import type { MailSettings } from './subscriber-mail.ts';
 import { waitlistStandings } from './campaign-waitlist.ts';
 import type { ScopeWaitlist } from '../../../lib/email-render/index.ts';
-import type { QueueOptions, QueueResult } from './campaign-queue.ts';
+import type { QueueOptions, QueueResult } from './queue-run.ts';
 
 export const BATCH_SIZE = 100;
 
