@@ -10,7 +10,7 @@ const FIELDS: Record<string, string> = {
   status: 'Status',
 };
 
-function record(value: Json | undefined): Record<string, Json> | null {
+function record(value: Json | undefined): Record<string, Json | undefined> | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : null;
 }
 
