@@ -51,6 +51,40 @@ export function defaultMapping(columns: string[]): ColumnMapping {
   return { email: email >= 0 ? email : null, name: name >= 0 ? name : null };
 }
 
+/** Header names meaning "the address" and "the name" in other tools' exports, compared squashed. */
+const EMAIL_NAMES = ['email', 'emailaddress', 'mail', 'mailaddress', 'courriel', 'emailadresse'];
+const NAME_NAMES = ['name', 'fullname', 'displayname', 'subscribername', 'contactname', 'yourname'];
+const FIRST_NAME_NAMES = ['firstname', 'first', 'givenname', 'forename', 'prenom', 'vorname'];
+
+/** "E-mail Address" → "emailaddress": lower case, letters and digits only (accents dropped). */
+function squash(column: string): string {
+  return column
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+}
+
+/**
+ * The mapping the preview starts with: the function's rule first, then the headers other tools
+ * write ("E-mail", "Email Address", "Full name", "First Name"…), so most files need no choosing.
+ * A full name wins over a first name.
+ */
+export function suggestedMapping(columns: string[]): ColumnMapping {
+  const plain = defaultMapping(columns);
+  const squashed = columns.map(squash);
+  const find = (names: string[]) => {
+    for (const name of names) {
+      const index = squashed.indexOf(name);
+      if (index >= 0) return index;
+    }
+    return null;
+  };
+  const email = plain.email ?? find(EMAIL_NAMES);
+  let name = plain.name ?? find(NAME_NAMES) ?? find(FIRST_NAME_NAMES);
+  if (name === email) name = null;
+  return { email, name };
+}
+
 export type ColumnRole = 'email' | 'name' | 'attribute';
 
 /** Every column with what it becomes: email, name, or the attribute key it is stored under. */

@@ -2,7 +2,12 @@
 // lists and whether the addresses are confirmed, then follow the upload and the import live.
 import { Upload } from 'lucide-react';
 import { useEffect, useState, type FormEvent } from 'react';
-import { defaultMapping, IMPORT_ACCEPT, type ColumnMapping } from '../../../lib/admin/import-csv';
+import {
+  defaultMapping,
+  IMPORT_ACCEPT,
+  suggestedMapping,
+  type ColumnMapping,
+} from '../../../lib/admin/import-csv';
 import { importProgress, type ImportOptin } from '../../../lib/admin/imports';
 import { useCsvPreview, useImportLive, useStartImport } from '../../../lib/admin/use-import';
 import type { ListOption } from '../../../lib/admin/use-subscribers';
@@ -36,7 +41,15 @@ export function ImportSubscribers({
 
   const ready = preview.status === 'ready' ? preview : null;
   useEffect(() => {
-    setMapping(ready ? defaultMapping(ready.preview.columns) : { email: null, name: null });
+    // A header of several lines is used as it names the columns (ImportPreview); a one-line header
+    // starts from the suggested columns ("E-mail", "Full name"…).
+    setMapping(
+      !ready
+        ? { email: null, name: null }
+        : ready.preview.headerLines === 1
+          ? suggestedMapping(ready.preview.columns)
+          : defaultMapping(ready.preview.columns),
+    );
   }, [ready]);
 
   const inForm = state.phase === 'idle' || (state.phase === 'error' && importId === null);
