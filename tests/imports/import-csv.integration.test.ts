@@ -157,13 +157,21 @@ describe('bad rows', () => {
     ]);
   });
 
-  it('fails a file with broken quoting before writing any row, naming the line', async () => {
-    const [a, b] = [address('q1'), address('q2')];
-    const after = await importCsv(emu, admin.token, `email,name\n${b},Bo\n${a},"Ann"x\n`);
-    expect(after).toMatchObject({ status: 'failed', processed_rows: 0 });
-    expect(after.failure_reason).toBe(
-      'The file is not valid CSV at line 3: text after the closing quote of a field.',
+  it('skips and reports a row with text after a closing quote, importing the rest', async () => {
+    const [a, b, c] = [address('q1'), address('q2'), address('q3')];
+    const after = await importCsv(
+      emu,
+      admin.token,
+      `email,name\n${b},Bo\n${a},"Ann"x\n${c},"Cy, ""the third"" one"\n`,
     );
+    expect(after).toMatchObject({ status: 'done', inserted: 2, skipped: 1 });
+    expect(after.errors).toEqual([{ line: 3, reason: 'text after the closing quote of a field' }]);
+    expect(await subscriber(a)).toBeUndefined();
+    expect(await subscriber(c)).toMatchObject({ name: 'Cy, "the third" one' });
+  });
+
+  it('fails a file with a quote never closed before writing any row, naming the line', async () => {
+    const [a, b] = [address('q4'), address('q5')];
     const open = await importCsv(emu, admin.token, `email,name\n${b},Bo\n${a},"never closed\n`);
     expect(open).toMatchObject({ status: 'failed', processed_rows: 0 });
     expect(open.failure_reason).toBe(

@@ -98,3 +98,31 @@ export function newlinesIn(record: string[]): number {
   }
   return count;
 }
+
+/**
+ * True when a record's raw text has text right after the closing quote of a quoted field
+ * (`"Ann"x`), which is not CSV. The parser reads such a field as text (relax_quotes), and the
+ * record still ends where the file's line does; the import skips that one row and reports it
+ * instead of guessing what the field meant (issue 23).
+ */
+export function textAfterClosingQuote(raw: string, delimiter: string): boolean {
+  let inQuotes = false;
+  let fieldStart = true;
+  for (let i = 0; i < raw.length; i++) {
+    const ch = raw[i]!;
+    if (inQuotes) {
+      if (ch !== '"') continue;
+      if (raw[i + 1] === '"') {
+        i++; // "" inside a quoted field
+        continue;
+      }
+      inQuotes = false;
+      const next = raw[i + 1];
+      if (next !== undefined && next !== delimiter && next !== '\r' && next !== '\n') return true;
+      continue;
+    }
+    if (ch === '"' && fieldStart) inQuotes = true;
+    fieldStart = ch === delimiter || ch === '\n';
+  }
+  return false;
+}

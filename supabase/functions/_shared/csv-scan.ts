@@ -26,9 +26,10 @@ const MAX_HEADER_BYTES = 64 * 1024;
 
 /**
  * Counts records the way the parser will see them (lib/csv-records.ts, the same counter as the
- * import dialog's), stopping as soon as there are more than `maxRows` data rows. Broken quoting
- * (text after a closing quote, a quote never closed) fails the whole file here, before any row is
- * written: after it no later line can be read with confidence.
+ * import dialog's), stopping as soon as there are more than `maxRows` data rows. A quote never
+ * closed fails the whole file here, before any row is written: after it no later line can be read
+ * with confidence. Text after a closing quote does not: the record still ends with its line, and
+ * the batches skip and report that row (csv-rows.ts textAfterClosingQuote).
  */
 export async function scanCsv(body: ReadableStream<Uint8Array>, maxRows: number): Promise<Scan> {
   const counter = new RowCounter();
@@ -40,11 +41,6 @@ export async function scanCsv(body: ReadableStream<Uint8Array>, maxRows: number)
       if (done) break;
       if (counter.header === null) headerChunks.push(value);
       counter.push(value);
-      if (counter.textAfterQuote !== null) {
-        throw new CsvFileError(
-          `The file is not valid CSV at line ${counter.textAfterQuote}: text after the closing quote of a field.`,
-        );
-      }
       if (counter.header === null && counter.bytes() > MAX_HEADER_BYTES) {
         throw new CsvFileError('The header row is longer than 64 KB.');
       }

@@ -8,7 +8,14 @@ import { parseCsv, type CsvInfo } from './deps.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { CsvFileError, readHeader, scanCsv, type Delimiter } from './csv-scan.ts';
-import { newlinesIn, planColumns, toRow, type BadRow, type ImportRow } from './csv-rows.ts';
+import {
+  newlinesIn,
+  planColumns,
+  textAfterClosingQuote,
+  toRow,
+  type BadRow,
+  type ImportRow,
+} from './csv-rows.ts';
 import { BatchPipeline, type ImportBatch } from './import-batches.ts';
 
 export interface ImportRecord {
@@ -129,7 +136,7 @@ export async function runImport(
   }
 }
 
-type Parsed = { record: string[]; info: CsvInfo };
+type Parsed = { record: string[]; info: CsvInfo; raw: string };
 
 async function processRows(
   start: ImportRecord,
@@ -150,6 +157,8 @@ async function processRows(
     relax_column_count: true,
     record_delimiter: ['\r\n', '\n'],
     relax_quotes: true,
+    // Each record's text too, to find a quoted field with text after its closing quote.
+    raw: true,
   });
   let rows: ImportRow[] = [];
   let bad: BadRow[] = [];
@@ -220,9 +229,11 @@ async function processRows(
   const batchRows = importSettings.batchRows();
   let stopped = false;
   try {
-    for await (const { record, info } of parser as AsyncIterable<Parsed>) {
+    for await (const { record, info, raw } of parser as AsyncIterable<Parsed>) {
       const line = baseLine + info.lines - newlinesIn(record);
-      const row = toRow(record, line, plan);
+      const row = textAfterClosingQuote(raw, imp.delimiter ?? ',')
+        ? { line, reason: 'text after the closing quote of a field' }
+        : toRow(record, line, plan);
       if ('email' in row) rows.push(row);
       else bad.push(row);
       records++;
