@@ -116,8 +116,8 @@ export class Observer {
   }
 }
 
-/** A system frame that reports how a postgres_changes set-up went (sent once, on join). */
+/** The system frame that says a postgres_changes set-up succeeded (sent once, on join). */
 function isJoinReply(h: Heard): boolean {
-  const p = h.payload as { extension?: string } | null;
-  return p?.extension === 'postgres_changes';
+  const p = h.payload as { extension?: string; status?: string } | null;
+  return p?.extension === 'postgres_changes' && p.status === 'ok';
 }
