@@ -279,10 +279,12 @@ describe('order, paging, counts', () => {
     expect(past.status).toBe(416);
     expect(past.headers.get('content-range')).toBe('*/4');
     expect((await past.json()).code).toBe('PGRST103');
-    for (const count of ['planned', 'estimated'] as const) {
-      const { count: n, data } = await f.anon.from('books').select('id', { count }).range(0, 0);
-      expect([n, data]).toEqual([4, [{ id: 1 }]]);
-    }
+    // Estimated is exact within max_rows; planned is the planner's guess (count-estimate tests).
+    const { count: n, data } = await f.anon
+      .from('books')
+      .select('id', { count: 'estimated' })
+      .range(0, 0);
+    expect([n, data]).toEqual([4, [{ id: 1 }]]);
   });
 
   it('echoes the preferences a read applied in Preference-Applied (PostgREST v12)', async () => {

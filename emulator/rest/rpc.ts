@@ -86,7 +86,7 @@ function appliedHeader(prefs: Preferences): Record<string, string> {
  */
 function singleHeaders(r: RpcRequest): Record<string, string> {
   return {
-    'content-range': contentRange(0, 1, r.prefs.count !== undefined ? 1 : null),
+    'content-range': contentRange(0, 1, r.prefs.count && r.prefs.count !== 'planned' ? 1 : null),
     ...appliedHeader(r.prefs),
   };
 }
@@ -175,7 +175,9 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const where = root.where.length ? ` where ${root.where.join(' and ')}` : '';
   const order = root.orderBy.length ? ` order by ${root.orderBy.join(', ')}` : '';
   const offset = root.offset ?? 0;
-  const counted = r.prefs.count !== undefined;
+  // PostgREST counts a function's rows exactly for count=exact and estimated; planned has no
+  // estimate for a call (no EXPLAIN), so its total is unknown.
+  const counted = r.prefs.count === 'exact' || r.prefs.count === 'estimated';
   const page =
     `select ${renderColumns(root.columns)} from ${source}${where}${order}` +
     `${root.limit !== undefined ? ` limit ${root.limit}` : ''}${offset ? ` offset ${offset}` : ''}`;

@@ -17,6 +17,7 @@ import { parseQuery } from './query-params.js';
 import { callerFromRequest, contextSetup, knownTimezone, type Caller } from './request-context.js';
 import { openApiDocument } from './openapi.js';
 import { isSingular, negotiate } from './response.js';
+import { needsPlan } from './count-estimate.js';
 import { handleRpc } from './rpc.js';
 import { chooseFunction } from './rpc-overloads.js';
 import type { SchemaCache } from './schema-cache.js';
@@ -180,7 +181,8 @@ export function createRestService({
     // A read sends one query, and a read-only transaction cannot be changed by what follows it.
     if (readOnly) {
       return inTransaction((tx) => handleRead({ ...request, tx }), {
-        oneQuery: true,
+        // A planned or estimated total may need an EXPLAIN after the page's query.
+        oneQuery: !needsPlan(prefs),
         prepare: true,
       });
     }

@@ -1,6 +1,7 @@
 // Reads (GET/HEAD) and writes (POST/PATCH/DELETE) on a table or view, run inside the request's transaction.
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
+import { exactCountSql, readTotal } from './count-estimate.js';
 import { RestError } from './errors.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
@@ -66,17 +67,17 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   // max_rows truncates silently, as PostgREST's db-max-rows does.
   const limit = Math.min(root.limit ?? Infinity, r.maxRows);
   const offset = root.offset ?? 0;
-  const counted = r.prefs.count !== undefined;
   const sql =
-    `select ${counted ? `(select count(*) from ${from})` : 'null'} as total, ` +
+    `select ${exactCountSql(r.prefs, from, r.maxRows)} as total, ` +
     `count(pgrst_t)::int as page_total, ${bodyExpr(r.shape)} as body ` +
     `from (select ${renderColumns(root.columns)} from ${from}${clause('order by', root.orderBy, ', ')}` +
     `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
   const { rows } = await r.tx.query<PageRow>(sql, ctx.params.values);
   const row = rows[0]!;
-  const total = row.total === null ? null : Number(row.total);
-  const status = readStatus(offset, row.page_total, total);
   checkSingular(r.shape, row.page_total);
+  const exact = row.total === null ? null : Number(row.total);
+  const total = await readTotal(r.tx, r.prefs, exact, from, ctx.params.values, r.maxRows);
+  const status = readStatus(offset, row.page_total, total);
   const headers: Record<string, string> = {
     'content-type': contentType(r.shape),
     'content-range': contentRange(offset, row.page_total, total),
