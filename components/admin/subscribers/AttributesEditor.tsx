@@ -74,7 +74,7 @@ export function AttributesEditor({
       {draft.rows.map((row, i) => (
         <div className={styles.attrRow} key={i}>
           <TextField
-            label="Name"
+            label="Attribute name"
             value={row.key}
             onChange={(e) => setRow(i, { key: e.target.value })}
           />

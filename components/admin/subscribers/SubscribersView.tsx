@@ -175,7 +175,7 @@ export function SubscribersView() {
               label={
                 allMatching && total !== undefined && total !== null
                   ? `All ${total.toLocaleString()} ${noun} selected`
-                  : `${selected.size} selected`
+                  : `${selected.size} ${selected.size === 1 ? 'subscriber' : 'subscribers'} selected`
               }
               lists={lists.data ?? []}
               onExport={(rules) =>
