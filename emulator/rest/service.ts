@@ -235,13 +235,16 @@ export function createRestService({
 /**
  * Whether handleWrite sends one statement and can fail no more once it answered, so its COMMIT
  * may go with it: not for PUT or a merging upsert (a second query counts the merged rows), not
- * when a check follows (max-affected with handling=strict, a singular body), not for tx=rollback.
+ * when a check follows (max-affected with handling=strict, a singular body), not for tx=rollback
+ * or missing=default.
  */
 function writeIsOneQuery(method: string, prefs: Preferences, shape: BodyShape): boolean {
   if (method === 'PUT' || prefs.resolution === 'merge-duplicates' || prefs.tx === 'rollback') {
     return false;
   }
   if (prefs.handling === 'strict' && prefs.maxAffected !== undefined) return false;
+  // missing=default reads the column defaults first (column-defaults.ts).
+  if (method === 'POST' && prefs.missing === 'default') return false;
   return !(prefs.return === 'representation' && isSingular(shape));
 }
 

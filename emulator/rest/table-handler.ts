@@ -1,6 +1,7 @@
 // Reads (GET/HEAD) and writes (POST/PATCH/DELETE) on a table or view, run inside the request's transaction.
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
+import { columnDefaults } from './column-defaults.js';
 import { exactCountSql, readTotal } from './count-estimate.js';
 import { RestError } from './errors.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
@@ -177,8 +178,10 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     checkColumns(r.table, columns);
     if (r.query.onConflict) checkColumns(r.table, r.query.onConflict);
     if (rows.length === 0) return writeResponse(r, { total: null, page_total: 0, body: '[]' });
+    const defaults =
+      r.prefs.missing === 'default' && columns.length ? await columnDefaults(r.tx, r.table) : null;
     mutation = insertSql(r.table, params, { rows, json: rowsJson(r, rows) }, columns, {
-      missingDefault: r.prefs.missing === 'default',
+      missingDefault: defaults,
       onConflict: r.query.onConflict,
       resolution: r.prefs.resolution,
     });
@@ -192,7 +195,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
       { rows: [row], json: rowsJson(r, [row]) },
       Object.keys(row),
       {
-        missingDefault: false,
+        missingDefault: null,
         onConflict: r.table.primaryKey,
         resolution: 'merge-duplicates',
       },

@@ -5,6 +5,7 @@ import type { LevelQuery } from './ast.js';
 import { columnNotFound, RestError } from './errors.js';
 import type { Table } from './schema-cache.js';
 import { qualified } from './select-builder.js';
+import { rowsWithDefaults } from './column-defaults.js';
 import { ident, Params } from './sql.js';
 
 export type Row = Record<string, unknown>;
@@ -33,7 +34,8 @@ function recordExpr(table: Table, params: Params, row: Row): string {
 }
 
 export interface InsertOptions {
-  missingDefault: boolean;
+  /** With `Prefer: missing=default`: the table's column defaults (column-defaults.ts). */
+  missingDefault: Map<string, string> | null;
   onConflict?: string[];
   resolution?: 'merge-duplicates' | 'ignore-duplicates';
 }
@@ -41,8 +43,8 @@ export interface InsertOptions {
 /**
  * `insert into … as pgrst_0 (…) select … from json_populate_recordset(…)[ on conflict …]`, as
  * PostgREST builds it: the rows' JSON text is one parameter that Postgres reads once. With
- * `missing=default` each row is a VALUES tuple instead, so a key a row lacks can be `default`.
- * (No RETURNING; callers add it.)
+ * `missing=default` each row is first merged over the columns' defaults (rowsWithDefaults), as
+ * upstream. (No RETURNING; callers add it.)
  */
 export function insertSql(
   table: Table,
@@ -54,25 +56,18 @@ export function insertSql(
   const { rows } = body;
   const target = `${qualified(table)} as pgrst_0`;
   let sql: string;
-  if (columns.length > 0 && !opts.missingDefault) {
+  if (columns.length > 0) {
     const list = columns.map(ident).join(', ');
-    sql =
-      `insert into ${target} (${list}) select ${list} ` +
-      `from json_populate_recordset(null::${qualified(table)}, ${params.add(body.json)}::json) as pgrst_body`;
-  } else if (columns.length === 0) {
+    const from = opts.missingDefault
+      ? rowsWithDefaults(qualified(table), columns, opts.missingDefault, params.add(body.json))
+      : `json_populate_recordset(null::${qualified(table)}, ${params.add(body.json)}::json) as pgrst_body`;
+    sql = `insert into ${target} (${list}) select ${list} from ${from}`;
+  } else {
     // `{}` rows: every column takes its default.
     const first = table.columns.find((c) => !c.generated);
     if (!first || rows.length <= 1) sql = `insert into ${target} default values`;
     else
       sql = `insert into ${target} (${ident(first.name)}) values ${rows.map(() => '(default)').join(', ')}`;
-  } else {
-    const tuples = rows.map((row) => {
-      const record = recordExpr(table, params, row);
-      return `(${columns
-        .map((c) => (opts.missingDefault && !(c in row) ? 'default' : `(${record}).${ident(c)}`))
-        .join(', ')})`;
-    });
-    sql = `insert into ${target} (${columns.map(ident).join(', ')}) values ${tuples.join(', ')}`;
   }
   if (opts.resolution) {
     const conflict = opts.onConflict ?? table.primaryKey;
