@@ -215,6 +215,7 @@ export type Database = {
           delimiter: string | null
           error_count: number
           errors: Json
+          existing: string
           failure_reason: string | null
           finished_at: string | null
           id: string
@@ -240,6 +241,7 @@ export type Database = {
           delimiter?: string | null
           error_count?: number
           errors?: Json
+          existing?: string
           failure_reason?: string | null
           finished_at?: string | null
           id?: string
@@ -265,6 +267,7 @@ export type Database = {
           delimiter?: string | null
           error_count?: number
           errors?: Json
+          existing?: string
           failure_reason?: string | null
           finished_at?: string | null
           id?: string
@@ -520,6 +523,7 @@ export type Database = {
           delimiter: string | null
           error_count: number
           errors: Json
+          existing: string
           failure_reason: string | null
           finished_at: string | null
           id: string
@@ -706,6 +710,7 @@ export type Database = {
           delimiter: string | null
           error_count: number
           errors: Json
+          existing: string
           failure_reason: string | null
           finished_at: string | null
           id: string
@@ -755,6 +760,7 @@ export type Database = {
           delimiter: string | null
           error_count: number
           errors: Json
+          existing: string
           failure_reason: string | null
           finished_at: string | null
           id: string
@@ -905,6 +911,7 @@ export type Database = {
           delimiter: string | null
           error_count: number
           errors: Json
+          existing: string
           failure_reason: string | null
           finished_at: string | null
           id: string

@@ -15,6 +15,7 @@ function row(patch: Partial<ImportView>): ImportView {
     object_path: 'u/1-a.csv',
     list_ids: ['l1'],
     optin: 'confirmed',
+    existing: 'merge',
     status: 'running',
     total_rows: 1000,
     processed_rows: 0,

@@ -10,10 +10,12 @@ export const IMPORTS_BUCKET = 'imports';
 
 export type ImportRecord = Tables<'imports'>;
 export type ImportOptin = 'confirmed' | 'pending';
+/** What an import does to the name and attributes of addresses that are already subscribers. */
+export type ImportExisting = 'merge' | 'overwrite' | 'keep';
 
 /** The columns the page needs (not the lease or the resume position). */
 export const IMPORT_COLUMNS =
-  'id,object_path,list_ids,optin,status,total_rows,processed_rows,inserted,updated,skipped,errors,error_count,failure_reason,created_at,started_at,finished_at';
+  'id,object_path,list_ids,optin,existing,status,total_rows,processed_rows,inserted,updated,skipped,errors,error_count,failure_reason,created_at,started_at,finished_at';
 
 export type ImportView = Pick<
   ImportRecord,
@@ -21,6 +23,7 @@ export type ImportView = Pick<
   | 'object_path'
   | 'list_ids'
   | 'optin'
+  | 'existing'
   | 'status'
   | 'total_rows'
   | 'processed_rows'
@@ -53,12 +56,22 @@ export function importObjectPath(userId: string, fileName: string, now = Date.no
 /** Queues the import (RLS: an admin's own, queued, naming existing lists). */
 export async function createImport(
   client: SupabaseClient,
-  input: { objectPath: string; listIds: string[]; optin: ImportOptin },
+  input: {
+    objectPath: string;
+    listIds: string[];
+    optin: ImportOptin;
+    existing?: ImportExisting;
+  },
 ): Promise<ImportView> {
   return unwrap(
     await client
       .from('imports')
-      .insert({ object_path: input.objectPath, list_ids: input.listIds, optin: input.optin })
+      .insert({
+        object_path: input.objectPath,
+        list_ids: input.listIds,
+        optin: input.optin,
+        existing: input.existing ?? 'merge',
+      })
       .select(IMPORT_COLUMNS)
       .single(),
   ) as ImportView;

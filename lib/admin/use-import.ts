@@ -24,6 +24,7 @@ import {
   IMPORTS_BUCKET,
   isStalled,
   startImport,
+  type ImportExisting,
   type ImportOptin,
   type ImportView,
 } from './imports';
@@ -85,6 +86,7 @@ export interface StartInput {
   mapping: ColumnMapping;
   listIds: string[];
   optin: ImportOptin;
+  existing: ImportExisting;
 }
 
 export type StartState =
@@ -131,6 +133,7 @@ export function useStartImport() {
         objectPath: path,
         listIds: input.listIds,
         optin: input.optin,
+        existing: input.existing,
       });
       importId = row.id;
       await mutate(importKey(row.id), row, { revalidate: false });

@@ -38,11 +38,18 @@ export interface ImportRow {
 }
 
 /** Uploads `csv` as this member and queues an import of it; returns the import id. */
+/** The import row's options: its lists (by slug), opt-in, and what happens to existing subscribers. */
+export interface ImportOptions {
+  lists?: string[];
+  optin?: 'confirmed' | 'pending';
+  existing?: 'merge' | 'overwrite' | 'keep';
+}
+
 export async function queueImport(
   emu: RunningEmulator,
   token: string,
   csv: string | Uint8Array,
-  options: { lists?: string[]; optin?: 'confirmed' | 'pending' } = {},
+  options: ImportOptions = {},
 ): Promise<string> {
   const client = clientAs(emu, token);
   const path = `${randomUUID()}.csv`;
@@ -59,6 +66,7 @@ export async function queueImport(
       object_path: path,
       list_ids: lists.map((l) => l.id),
       optin: options.optin ?? 'confirmed',
+      existing: options.existing ?? 'merge',
     })
     .select('id')
     .single();
@@ -105,7 +113,7 @@ export async function importCsv(
   emu: RunningEmulator,
   token: string,
   csv: string | Uint8Array,
-  options: { lists?: string[]; optin?: 'confirmed' | 'pending' } = {},
+  options: ImportOptions = {},
 ): Promise<ImportRow> {
   const id = await queueImport(emu, token, csv, options);
   const started = await startImport(emu, token, id);

@@ -8,7 +8,7 @@ import {
   suggestedMapping,
   type ColumnMapping,
 } from '../../../lib/admin/import-csv';
-import { importProgress, type ImportOptin } from '../../../lib/admin/imports';
+import { importProgress, type ImportExisting, type ImportOptin } from '../../../lib/admin/imports';
 import { useCsvPreview, useImportLive, useStartImport } from '../../../lib/admin/use-import';
 import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { Button, Checkbox, Dialog, LoadingState, SelectField, TextField } from '../../ui';
@@ -32,6 +32,7 @@ export function ImportSubscribers({
   const [mapping, setMapping] = useState<ColumnMapping>({ email: null, name: null });
   const [listIds, setListIds] = useState<string[]>([]);
   const [optin, setOptin] = useState<ImportOptin>('confirmed');
+  const [existing, setExisting] = useState<ImportExisting>('merge');
   const [errors, setErrors] = useState<Errors>({});
   const preview = useCsvPreview(file);
   const { state, start, retry, reset } = useStartImport();
@@ -68,7 +69,7 @@ export function ImportSubscribers({
     if (listIds.length === 0) next.lists = 'Choose at least one list.';
     setErrors(next);
     if (Object.keys(next).length > 0 || !file || !ready) return;
-    await start({ file, preview: ready.preview, mapping, listIds, optin });
+    await start({ file, preview: ready.preview, mapping, listIds, optin, existing });
   };
 
   const startOver = () => {
@@ -152,6 +153,16 @@ export function ImportSubscribers({
             >
               <option value="confirmed">Confirmed</option>
               <option value="pending">Pending (must opt in)</option>
+            </SelectField>
+            <SelectField
+              label="Addresses already subscribed"
+              hint="Every change to an existing subscriber is recorded in their history."
+              value={existing}
+              onChange={(e) => setExisting(e.target.value as ImportExisting)}
+            >
+              <option value="merge">Merge: update names, add and update attributes</option>
+              <option value="overwrite">Overwrite: update names, replace attributes</option>
+              <option value="keep">Keep: leave names and attributes as they are</option>
             </SelectField>
             {state.phase === 'error' ? (
               <p className={formStyles.formError} role="alert">
