@@ -127,9 +127,79 @@ function addManyToMany(
   }
 }
 
+const isView = (t: Table) => t.kind === 'v' || t.kind === 'm';
+
+/** The single column on the origin's (or the foreign table's) side, for column hints. */
+const single = (columns: string[]) => (columns.length === 1 ? columns[0] : undefined);
+
 /**
- * Finds the relationship `source` → `targetName` with an optional `!hint` (a constraint name or a
- * column on either side), as PostgREST's `findRel` does.
+ * Whether `r` is what `targetName` with `hint` asks for, by PostgREST's `findRel` rules: the
+ * foreign table's name, or (for tables) the foreign key's constraint name or its single column
+ * on the origin's side; a hint narrows a table name down by constraint, either side's single
+ * column or the junction table. A self-relationship is one foreign key seen both ways: the table's
+ * own name means the to-many side (children), its column the to-one side (parent), and
+ * `table!column` the children referencing the origin through that column.
+ */
+function matches(r: Relationship, targetName: string, hint?: string): boolean {
+  if (r.computedFn) return r.name === targetName;
+  const m2m = r.cardinality === 'many-to-many';
+  const byConstraint = (name: string) => !m2m && r.constraint === name;
+  const bySourceColumn = (name: string) => !m2m && single(r.sourceColumns) === name;
+  const byTargetColumn = (name: string) => !m2m && single(r.targetColumns) === name;
+  if (key(r.source) === key(r.target)) {
+    if (hint === undefined) {
+      return (
+        (r.target.name === targetName && r.cardinality === 'one-to-many') ||
+        (bySourceColumn(targetName) && r.cardinality === 'many-to-one')
+      );
+    }
+    return r.target.name === targetName && r.cardinality === 'one-to-many' && byTargetColumn(hint);
+  }
+  if (hint === undefined) {
+    return (
+      r.target.name === targetName ||
+      (!isView(r.target) && (byConstraint(targetName) || bySourceColumn(targetName)))
+    );
+  }
+  return (
+    r.target.name === targetName &&
+    (byConstraint(hint) ||
+      bySourceColumn(hint) ||
+      byTargetColumn(hint) ||
+      r.junction?.table.name === hint)
+  );
+}
+
+const CARDINALITY_ORDER = ['one-to-many', 'many-to-one', 'one-to-one', 'many-to-many'];
+
+/**
+ * PostgREST's order of candidates (its derived `Ord Relationship`, which PGRST201 lists): foreign
+ * table, self or not, cardinality (one-to-many, many-to-one, one-to-one, many-to-many), then the
+ * constraint and columns, or for many-to-many the junction and its two constraints; computed
+ * relationships last.
+ */
+function upstreamOrder(a: Relationship, b: Relationship): number {
+  const sortKey = (r: Relationship): string[] => [
+    r.computedFn ? '1' : '0',
+    r.target.schema,
+    r.target.name,
+    key(r.source) === key(r.target) ? '1' : '0',
+    String(CARDINALITY_ORDER.indexOf(r.cardinality)),
+    ...(r.junction
+      ? [r.junction.table.schema, r.junction.table.name, r.constraint, r.junction.targetConstraint]
+      : [r.constraint]),
+    ...r.sourceColumns.flatMap((c, i) => [c, r.targetColumns[i]!]),
+  ];
+  const [x, y] = [sortKey(a), sortKey(b)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * Finds the relationship `source` → `targetName` with an optional `!hint`, as PostgREST's
+ * `findRel` does (see matches()).
  */
 export function findRelationship(
   relationships: Map<string, Relationship[]>,
@@ -138,20 +208,10 @@ export function findRelationship(
   hint: string | undefined,
 ): Relationship | RestError {
   const all = relationships.get(key(source)) ?? [];
-  let found = all.filter((r) => r.name === targetName);
+  let found = all.filter((r) => matches(r, targetName, hint)).sort(upstreamOrder);
   if (found.length > 1) {
     const sameSchema = found.filter((r) => r.target.schema === source.schema);
     if (sameSchema.length) found = sameSchema;
-  }
-  if (hint !== undefined) {
-    found = found.filter(
-      (r) =>
-        r.constraint === hint ||
-        r.junction?.table.name === hint ||
-        r.junction?.targetConstraint === hint ||
-        (r.sourceColumns.length === 1 && r.sourceColumns[0] === hint) ||
-        (r.targetColumns.length === 1 && r.targetColumns[0] === hint),
-    );
   }
   if (found.length === 1) return found[0]!;
   if (found.length === 0) {
