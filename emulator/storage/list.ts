@@ -18,9 +18,12 @@ interface ListRow {
 
 /**
  * `sortBy` as upstream's body schema has it: an object whose `column` is required and one of
- * SORT_COLUMNS, and whose optional `order` is exactly `asc` or `desc` (no case folding).
+ * `columns`, and whose optional `order` is exactly `asc` or `desc` (no case folding).
  */
-function sortOf(value: unknown): { column: string; order: 'asc' | 'desc' } {
+export function sortOf(
+  value: unknown,
+  columns: ReadonlySet<string> = SORT_COLUMNS,
+): { column: string; order: 'asc' | 'desc' } {
   if (value === undefined || value === null) return { column: 'name', order: 'asc' };
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw ERRORS.invalidRequest('body/sortBy must be object');
@@ -29,7 +32,7 @@ function sortOf(value: unknown): { column: string; order: 'asc' | 'desc' } {
   if (column === undefined) {
     throw ERRORS.invalidRequest("body/sortBy must have required property 'column'");
   }
-  if (typeof column !== 'string' || !SORT_COLUMNS.has(column)) {
+  if (typeof column !== 'string' || !columns.has(column)) {
     throw ERRORS.invalidRequest('body/sortBy/column must be equal to one of the allowed values');
   }
   if (order === undefined) return { column, order: 'asc' };
@@ -88,93 +91,4 @@ export const listObjects: RouteHandler = async ({ req, params, deps }) => {
       metadata: row.metadata,
     })),
   );
-};
-
-interface V2Row {
-  id: string;
-  name: string;
-  updated_at: string | null;
-  created_at: string | null;
-  last_accessed_at: string | null;
-  metadata: Record<string, unknown> | null;
-}
-
-const BATCH = 1000;
-
-function encodeCursor(startAfter: string): string {
-  return Buffer.from(JSON.stringify({ startAfter })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
-      startAfter?: unknown;
-    };
-    if (typeof value.startAfter === 'string') return value.startAfter;
-  } catch {
-    // fall through
-  }
-  throw ERRORS.invalidRequest('Invalid cursor');
-}
-
-/**
- * POST `/object/list-v2/{b}` (upstream ObjectStorage.listObjectsV2): full names in byte order
- * after an opaque cursor; with `with_delimiter`, deeper names fold into `prefix/sub/` folders.
- * Only name order is implemented.
- */
-export const listObjectsV2: RouteHandler = async ({ req, params, deps }) => {
-  const caller = await callerOf(req);
-  const body = await readJson(req);
-  const prefix = typeof body.prefix === 'string' ? body.prefix : '';
-  const limit = Math.min(optionalInteger(body, 'limit', 1) ?? 1000, 1000);
-  const delimiter = body.with_delimiter === true ? '/' : null;
-  const sortBy = (body.sortBy ?? {}) as { column?: unknown; order?: unknown };
-  if ((sortBy.column ?? 'name') !== 'name' || (sortBy.order ?? 'asc') !== 'asc') {
-    throw ERRORS.notImplemented('list-v2 sorting other than by name ascending');
-  }
-  let seek = typeof body.cursor === 'string' && body.cursor ? decodeCursor(body.cursor) : '';
-  const entries: Array<Record<string, unknown> & { name: string; id: string | null }> = [];
-  let lastFolder = delimiter && seek.endsWith(delimiter) ? seek : null;
-  await asCaller(deps.db, { caller, req, operation: 'storage.object.list_v2' }, async (tx) => {
-    while (entries.length <= limit) {
-      const { rows } = await tx.query<V2Row>(SQL['list-objects-v2'], [
-        params.bucket,
-        prefix,
-        seek,
-        BATCH,
-      ]);
-      for (const row of rows) {
-        seek = row.name;
-        const rest = row.name.slice(prefix.length);
-        const cut = delimiter ? rest.indexOf(delimiter) : -1;
-        if (cut >= 0) {
-          const folder = row.name.slice(0, prefix.length + cut + 1);
-          if (folder === lastFolder) continue;
-          lastFolder = folder;
-          entries.push({ id: null, name: folder, bucket_id: params.bucket });
-        } else {
-          entries.push({
-            id: row.id,
-            name: row.name,
-            bucket_id: params.bucket,
-            updated_at: isoTime(row.updated_at),
-            created_at: isoTime(row.created_at),
-            last_accessed_at: isoTime(row.last_accessed_at),
-            metadata: row.metadata,
-          });
-        }
-        if (entries.length > limit) break;
-      }
-      if (rows.length < BATCH) break;
-    }
-  });
-  const hasNext = entries.length > limit;
-  const page = entries.slice(0, limit);
-  const last = page[page.length - 1];
-  return json({
-    hasNext,
-    folders: page.filter((e) => e.id === null),
-    objects: page.filter((e) => e.id !== null),
-    ...(hasNext && last ? { nextCursor: encodeCursor(last.name), nextCursorKey: last.name } : {}),
-  });
 };

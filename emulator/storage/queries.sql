@@ -140,10 +140,44 @@ from entries
 limit $4 offset $5;
 
 -- name: list-objects-v2
--- $1 bucket, $2 prefix, $3 exclusive lower bound on name ('' for none), $4 batch size.
--- Rows in byte order of name; folders are folded in code (with_delimiter).
-select id, name, updated_at, created_at, last_accessed_at, metadata
+-- Flat listing (no delimiter), as upstream pg.ts listObjectsV2 queries storage.objects.
+-- $1 bucket, $2 prefix, $3 limit; `/*cursor*/` (which may use $4 and $5) and `/*order*/` are
+-- replaced by whitelisted clauses.
+select id, name, metadata, updated_at, created_at, last_accessed_at
 from storage.objects
-where bucket_id = $1 and left(name, char_length($2)) = $2 and name collate "C" > $3
-order by name collate "C"
+where bucket_id = $1 and left(name, char_length($2)) = $2 and /*cursor*/
+/*order*/
+limit $3;
+
+-- name: list-objects-v2-delimited
+-- One folder level, as storage.search_v2 (storage migration 0050) returns it: folders are the
+-- next path segment of deeper names (name without the trailing '/', id null, timestamps the
+-- earliest created_at inside), `key` is split_part(name, '/', levels). `sort_name` is where a
+-- folder sits in byte order of names ('sub/' after 'sub.txt').
+-- $1 bucket, $2 prefix, $3 levels, $4 limit; `/*cursor*/` (which may use $5 and $6) and
+-- `/*order*/` are replaced by whitelisted clauses.
+with raw as (
+  select o.name, o.id, o.updated_at, o.created_at, o.last_accessed_at, o.metadata,
+    case when strpos(substr(o.name, char_length($2) + 1), '/') > 0
+      then left(o.name, char_length($2) + strpos(substr(o.name, char_length($2) + 1), '/'))
+    end as common_prefix
+  from storage.objects o
+  where o.bucket_id = $1 and left(o.name, char_length($2)) = $2
+), entries as (
+  select rtrim(common_prefix, '/') as name, null::uuid as id, min(created_at) as updated_at,
+    min(created_at) as created_at, null::timestamptz as last_accessed_at, null::jsonb as metadata,
+    common_prefix as sort_name
+  from raw
+  where common_prefix is not null
+  group by common_prefix
+  union all
+  select name, id, updated_at, created_at, last_accessed_at, metadata, name
+  from raw
+  where common_prefix is null
+)
+select split_part(name, '/', $3::int) as key, name, id, updated_at, created_at,
+  last_accessed_at, metadata
+from entries
+where /*cursor*/
+/*order*/
 limit $4;

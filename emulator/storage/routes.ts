@@ -1,6 +1,7 @@
 // The storage route table, one line per endpoint (paths relative to /storage/v1), and its matcher.
 import * as buckets from './buckets.js';
-import { listObjects, listObjectsV2 } from './list.js';
+import { listObjects } from './list.js';
+import { listObjectsV2 } from './list-v2.js';
 import * as objects from './objects.js';
 import { renderAuthenticatedImage, renderPublicImage } from './render.js';
 import type { RouteHandler } from './route.js';

@@ -19,6 +19,7 @@ const NAMES = [
   'move-object',
   'list-objects',
   'list-objects-v2',
+  'list-objects-v2-delimited',
 ] as const;
 
 export type QueryName = (typeof NAMES)[number];

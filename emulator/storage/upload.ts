@@ -95,7 +95,8 @@ export async function readUploadBody(req: Request, maxBytes = Infinity): Promise
       body: new Uint8Array(await file.arrayBuffer()),
       mimeType: field('contentType') || file.type || 'application/octet-stream',
       cacheControl: cacheTime ? `max-age=${cacheTime}` : 'no-cache',
-      userMetadata,
+      // Upstream's uploader stores `{ ...request.userMetadata }`: `{}` when none was sent.
+      userMetadata: { ...userMetadata },
       declaredLength: null,
     };
   }
@@ -106,7 +107,7 @@ export async function readUploadBody(req: Request, maxBytes = Infinity): Promise
     body: req.body,
     mimeType: contentType || 'application/octet-stream',
     cacheControl: req.headers.get('cache-control') ?? 'no-cache',
-    userMetadata: metadataHeader ? parseUserMetadata(metadataHeader) : null,
+    userMetadata: metadataHeader ? parseUserMetadata(metadataHeader) : {},
     declaredLength: Number.isFinite(length) && length >= 0 ? length : null,
   };
 }
