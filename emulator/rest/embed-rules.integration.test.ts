@@ -105,3 +105,31 @@ describe('PGRST201', () => {
     ]);
   });
 });
+
+describe('spreading a to-many embed (PostgREST 13+)', () => {
+  it("gives each column as an array of the related rows' values, in the embed's order", async () => {
+    expect(
+      await get(
+        '/authors?select=name,...books(title,pages)&books.order=id.desc&id=in.(3,4)&order=id',
+      ),
+    ).toEqual([
+      200,
+      [
+        { name: 'Colette', title: ['Sido', 'Cheri'], pages: [150, 200] },
+        { name: 'Nobody', title: [], pages: [] },
+      ],
+    ]);
+  });
+
+  it('keeps a null value as a null element, and nests to-one spreads inside', async () => {
+    const { data, error } = await f.anon
+      .from('countries')
+      .select('name, ...authors(author:name, ...profiles(bio))')
+      .eq('id', 1)
+      .order('id', { referencedTable: 'authors' });
+    expect(error).toBeNull();
+    expect(data).toEqual([
+      { name: 'France', author: ['Ada', 'Colette'], bio: ['First programmer', null] },
+    ]);
+  });
+});

@@ -211,29 +211,25 @@ export function buildLevel(
       // `rel!inner()` only filters the parent; an empty embed adds no key (PostgREST v11+).
       if (item.select.length === 0) continue;
       const toMany = rel.cardinality === 'one-to-many' || rel.cardinality === 'many-to-many';
-      if (item.spread) {
-        if (toMany) {
-          throw new RestError(
-            400,
-            'PGRST119',
-            `A spread operation on '${item.name}' is not possible`,
-            `'${table.name}' and '${item.name}' do not form a many-to-one or one-to-one relationship`,
-          );
-        }
-        for (const c of child.columns) {
-          columns.push({
-            expr: `(select ${c.expr} from ${from} where ${conj(childWhere)})`,
-            key: c.key,
-          });
-        }
-        continue;
-      }
       const inner =
         `select ${renderColumns(child.columns) || 'null'} from ${from} where ${conj(childWhere)}` +
         (child.orderBy.length ? ` order by ${child.orderBy.join(', ')}` : '') +
         (child.limit !== undefined ? ` limit ${child.limit}` : '') +
         (child.offset !== undefined ? ` offset ${child.offset}` : '');
       const e = `${childAlias}_e`;
+      if (item.spread) {
+        for (const c of child.columns) {
+          // A to-many spread gives each column as an array of the related rows' values, in the
+          // embed's order (PostgREST 13+); a to-one spread gives the value itself.
+          columns.push({
+            expr: toMany
+              ? `(select coalesce(json_agg(${e}.${ident(c.key ?? '')}), '[]') from (${inner}) ${e})`
+              : `(select ${c.expr} from ${from} where ${conj(childWhere)})`,
+            key: c.key,
+          });
+        }
+        continue;
+      }
       const expr = toMany
         ? `(select coalesce(json_agg(${e}), '[]') from (${inner}) ${e})`
         : `(select to_json(${e}) from (${inner}) ${e})`;
