@@ -7,6 +7,8 @@ export interface ConfirmAnswer {
   waitlist: WaitlistStanding | null;
   /** The link also saved the name or details submitted with the form (a known address). */
   updated: boolean;
+  /** The link had been opened before: this answer is the current state, nothing was applied. */
+  already: boolean;
 }
 
 export function parseConfirmAnswer(data: unknown): ConfirmAnswer | null {
@@ -14,11 +16,12 @@ export function parseConfirmAnswer(data: unknown): ConfirmAnswer | null {
   const lists = parseArray(data.lists, parseListRef);
   if (!lists) return null;
   const updated = data.updated === true;
+  const already = data.already === true;
   if (data.waitlist === undefined || data.waitlist === null) {
-    return { lists, waitlist: null, updated };
+    return { lists, waitlist: null, updated, already };
   }
   const waitlist = parseWaitlistStanding(data.waitlist);
-  return waitlist ? { lists, waitlist, updated } : null;
+  return waitlist ? { lists, waitlist, updated, already } : null;
 }
 
 /** "The newsletter", "A and B", "A, B and C". */

@@ -62,13 +62,20 @@ describe('wording', () => {
 describe('parseConfirmAnswer', () => {
   it('reads the confirmed lists with or without a waitlist place', () => {
     const lists = [{ slug: 'newsletter', name: 'The newsletter' }];
-    expect(parseConfirmAnswer({ lists })).toEqual({ lists, waitlist: null, updated: false });
+    expect(parseConfirmAnswer({ lists })).toEqual({
+      lists,
+      waitlist: null,
+      updated: false,
+      already: false,
+    });
     expect(parseConfirmAnswer({ lists, waitlist: standing })).toEqual({
       lists,
       waitlist: standing,
       updated: false,
+      already: false,
     });
     expect(parseConfirmAnswer({ lists, updated: true })?.updated).toBe(true);
+    expect(parseConfirmAnswer({ lists, already: true })?.already).toBe(true);
     expect(parseConfirmAnswer({ lists, waitlist: { position: 1 } })).toBeNull();
     expect(parseConfirmAnswer({ lists: [{ slug: 1 }] })).toBeNull();
     expect(parseConfirmAnswer({})).toBeNull();

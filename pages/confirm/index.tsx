@@ -69,10 +69,9 @@ function ConfirmState({
           actions={<HomeLink label="Go to the signup form" />}
         >
           <p>
-            A confirmation link works once. If you already opened it, your subscription is confirmed
-            and there is nothing more to do.
+            Make sure you opened the whole link from the email. If the address was removed or
+            blocked since, sign up again.
           </p>
-          <p>Otherwise, make sure you opened the whole link from the email, or sign up again.</p>
         </StatusPanel>
       );
     }
@@ -94,13 +93,31 @@ function ConfirmState({
     );
   }
   const names = joinNames(data.lists.map((list) => list.name));
+  if (data.already && !names) {
+    return (
+      <StatusPanel
+        tone="info"
+        title="This link was already used"
+        actions={<HomeLink label="Go to the signup form" />}
+      >
+        <p>
+          You confirmed with this link before, but you are no longer subscribed to the lists it
+          confirmed. Sign up again to get back on.
+        </p>
+      </StatusPanel>
+    );
+  }
   return (
     <>
-      <StatusPanel tone="success" title="You are confirmed">
+      <StatusPanel
+        tone="success"
+        title={data.already ? 'You are already confirmed' : 'You are confirmed'}
+      >
+        {data.already && <p>You opened this link before, so nothing changed this time.</p>}
         <p>
           {names ? (
             <>
-              You are now subscribed to <strong>{names}</strong>.
+              You are {data.already ? '' : 'now '}subscribed to <strong>{names}</strong>.
             </>
           ) : (
             'Your subscription is confirmed.'

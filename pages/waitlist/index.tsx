@@ -8,7 +8,7 @@ import WaitlistStats from '../../components/public/WaitlistStats';
 import styles from '../../components/public/Public.module.css';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useWaitlist } from '../../lib/use-waitlist';
-import { positionText, referralsText } from '../../lib/waitlist';
+import { formatCount, positionText, referralsText } from '../../lib/waitlist';
 import RetryButton from '../../components/public/RetryButton';
 
 export default function WaitlistPage() {
@@ -70,11 +70,37 @@ export default function WaitlistPage() {
           </p>
         </div>
         <WaitlistStats standing={data} />
+        <div>
+          <h2 className={styles.sectionTitle}>What the numbers mean</h2>
+          <ul className={styles.sectionText} data-testid="waitlist-explained">
+            <li>
+              <strong>Your position</strong> is your place in the line:{' '}
+              {aheadText(data.position ?? 1)} ahead of you. People with more referrals go first;
+              with as many, whoever confirmed earlier does.
+            </li>
+            <li>
+              <strong>In line</strong> is how many people are waiting on {data.list.name} right now,
+              you included: {formatCount(data.total)}. When people ahead of you are let in, they
+              leave the line and you move up.
+            </li>
+            <li>
+              <strong>Referrals</strong> counts the friends who joined through your link and
+              confirmed their email.
+            </li>
+          </ul>
+        </div>
       </section>
     );
   }
 
   return <SiteLayout title="Your place in line">{content}</SiteLayout>;
+}
+
+/** "nobody is", "1 person is", "12 people are". */
+function aheadText(position: number): string {
+  const ahead = position - 1;
+  if (ahead === 0) return 'nobody is';
+  return `${formatCount(ahead)} ${ahead === 1 ? 'person is' : 'people are'}`;
 }
 
 function HomeLink() {

@@ -38,11 +38,19 @@ test('subscribe to the waitlist, confirm from the email, see the place and refer
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(referral);
   await screenshots(page, testInfo, 'confirm-waitlist');
 
-  // The link is single-use: opening it again explains that.
+  // Opened again, the link changes nothing and shows the current state: confirmed, the place
+  // and the same referral link.
   await page.goto(confirmLink);
-  await expect(page.getByRole('heading', { name: 'This link is not valid' })).toBeVisible();
-  await expect(page.getByText(/works once/)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'You are already confirmed' })).toBeVisible();
+  await expect(page.getByText('You opened this link before, so nothing changed')).toBeVisible();
+  await expect(page.getByText(`You are subscribed to ${WAITLIST}.`)).toBeVisible();
+  await expect(page.getByTestId('waitlist-position')).toHaveText(/^#\d+$/);
+  await expect(page.getByLabel('Your referral link')).toHaveValue(referral);
   await screenshots(page, testInfo, 'confirm-used');
+  // The welcome email links to the live place page.
+  const welcome = (await waitForMail(email, 2))[1]!;
+  await page.goto(linkIn(welcome, '/waitlist/'));
+  await expect(page.getByTestId('waitlist-position')).toHaveText(/^#\d+$/);
 });
 
 test('a friend joins through the referral link; the waitlist page updates live', async ({
@@ -96,6 +104,10 @@ test('a friend joins through the referral link; the waitlist page updates live',
   const positionAfter = await member.getByTestId('waitlist-position').textContent();
   expect(Number(positionAfter?.slice(1))).toBeLessThanOrEqual(Number(positionBefore?.slice(1)));
   await expect(member.getByText(/with 1 referral\./)).toBeVisible();
+  // "In line" is explained in words, with the live total.
+  await expect(member.getByTestId('waitlist-explained')).toContainText(
+    `In line is how many people are waiting on ${WAITLIST} right now, you included: ${totalBefore + 1}.`,
+  );
   await screenshots(member, testInfo, 'waitlist');
   await member.close();
   await friend.close();

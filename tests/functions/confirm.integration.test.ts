@@ -74,11 +74,15 @@ describe('confirm: the emailed link', () => {
     expect(linkIn(welcome, '/unsubscribe/').origin).toBe(TEST_SITE_URL);
     expect(linkIn(welcome, '/preferences/').origin).toBe(TEST_SITE_URL);
 
-    // The same link again: used, so invalid; nothing changes and no second welcome goes out.
+    // The same link again: the current state, marked already; nothing changes and no second
+    // welcome goes out.
     const before = await snapshot(emu);
     const again = await confirm(token);
-    expect(again.status).toBe(400);
-    expect(again.body.error.code).toBe('token_invalid');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({
+      lists: [{ slug: 'newsletter', name: 'The newsletter' }],
+      already: true,
+    });
     expect(await snapshot(emu)).toBe(before);
     await new Promise((r) => setTimeout(r, 1000));
     expect(await waitForMail(emu, email, 2)).toHaveLength(2);
@@ -115,6 +119,52 @@ describe('confirm: the emailed link', () => {
     expect(mails[1]!.text).toContain(
       `${TEST_SITE_URL}/?ref=${me!.referral_code}&list=early-access`,
     );
+    // The welcome links to the live place page.
+    const live = linkIn(mails[1]!, '/waitlist/');
+    expect(live.origin).toBe(TEST_SITE_URL);
+    expect(live.searchParams.get('code')).toBe(me!.referral_code);
+    expect(live.searchParams.get('list')).toBe('early-access');
+  });
+
+  it('a used link on a waitlist answers the current place, after others moved it', async () => {
+    const email = unique();
+    const token = await signupToken(email, ['early-access']);
+    const first = await confirm(token);
+    expect(first.status).toBe(200);
+    const code = first.body.waitlist.code as string;
+    // A friend joins through the referral link and confirms: the referrer's count changes.
+    const friend = unique();
+    const res = await subscribe({ email: friend, lists: ['early-access'], ref: code });
+    expect(res.status).toBe(200);
+    const [friendMail] = await waitForMail(emu, friend);
+    await confirm(linkIn(friendMail!, '/confirm/').searchParams.get('token'));
+
+    const before = await snapshot(emu);
+    const again = await confirm(token);
+    expect(again.status).toBe(200);
+    expect(again.body.already).toBe(true);
+    expect(again.body.lists).toEqual([{ slug: 'early-access', name: 'Early access waitlist' }]);
+    expect(again.body.waitlist).toMatchObject({ code, referrals: 1 });
+    expect(again.body.waitlist.position).toBeLessThanOrEqual(first.body.waitlist.position);
+    expect(await snapshot(emu)).toBe(before);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await waitForMail(emu, email, 2)).toHaveLength(2);
+  });
+
+  it('a used link after an unsubscribe answers no lists, and does not resubscribe', async () => {
+    const email = unique();
+    const token = await signupToken(email);
+    expect((await confirm(token)).status).toBe(200);
+    await sql(
+      emu,
+      `update public.subscriptions s set status = 'unsubscribed' from public.subscribers u
+       where u.id = s.subscriber_id and u.email = $1`,
+      [email],
+    );
+    const again = await confirm(token);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual({ lists: [], already: true });
+    expect(await statusOf(email)).toEqual([{ list: 'newsletter', status: 'unsubscribed' }]);
   });
 
   it('a second signup mails a second link; each works once', async () => {
@@ -127,7 +177,9 @@ describe('confirm: the emailed link', () => {
     const late = await confirm(first);
     expect(late.status).toBe(200);
     expect(late.body).toEqual({ lists: [{ slug: 'newsletter', name: 'The newsletter' }] });
-    expect((await confirm(first)).body.error.code).toBe('token_invalid');
+    // Each used once; opened again, both answer the state as already confirmed.
+    expect((await confirm(first)).body.already).toBe(true);
+    expect((await confirm(second)).body.already).toBe(true);
   });
 
   it('does not confirm a subscriber blocklisted since the link was sent', async () => {

@@ -94,9 +94,12 @@ describe('a confirmed address subscribing again', () => {
       status: 'enabled',
       lists: { 'early-access': 'confirmed', newsletter: 'confirmed' },
     });
-    // Single use, like every confirm link; a welcome for the list it confirmed.
+    // Single use, like every confirm link: opened again it answers the state and applies
+    // nothing (an admin's later edit stays); a welcome for the list it confirmed.
+    await sql(emu, `update public.subscribers set name = 'Edited later' where id = $1`, [who.id]);
     const again = await confirm(mail!);
-    expect([again.status, again.body.error.code]).toEqual([400, 'token_invalid']);
+    expect([again.status, again.body.already, again.body.updated]).toEqual([200, true, undefined]);
+    expect(await stored(who.id)).toMatchObject({ name: 'Edited later' });
     const welcome = (await waitForMail(emu, who.email, 2))[1]!;
     expect(welcome.subject).toBe('Welcome to The Postbox Letter');
   });

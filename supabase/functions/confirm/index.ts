@@ -1,18 +1,21 @@
 // confirm (SPEC §7): a signed, single-use, 7-day link confirms the pending subscriptions it names
 // and applies what a known address's form submission asked for, answers the lists and (on a
-// waitlist) the place, and sends a short welcome when it confirmed a list.
+// waitlist) the place, and sends a short welcome when it confirmed a list. The same link opened
+// again (within its 7 days) applies nothing and answers the current state with `already: true`.
 import { rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
 import { verifyToken } from '../_shared/tokens.ts';
-import { confirmPayload, referralUrl } from './payload.ts';
+import { confirmPayload, placeUrl, referralUrl } from './payload.ts';
 import { welcomeMail } from './welcome-mail.ts';
 
 interface Confirmed {
   subscriber_id: string;
   email: string;
   newly_confirmed: number;
+  /** The link had been used before: nothing was applied this time. */
+  already: boolean;
   /** The link applied a known address's name or attributes from the form. */
   updated: boolean;
   lists: { slug: string; name: string }[];
@@ -49,12 +52,14 @@ serve(['POST'], async (req) => {
           listName: waitlist.list.name,
           position: waitlist.position,
           url: waitlist.url,
+          placeUrl: placeUrl(env.siteUrl(), waitlist.code, waitlist.list.slug),
         },
       }),
     );
   }
   return json({
     lists: result.lists,
+    ...(result.already ? { already: true } : {}),
     ...(result.updated ? { updated: true } : {}),
     ...(waitlist ? { waitlist } : {}),
   });

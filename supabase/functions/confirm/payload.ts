@@ -29,3 +29,8 @@ export function confirmPayload(payload: { s: unknown; l?: unknown; n?: unknown }
 export function referralUrl(siteUrl: string, code: string, listSlug: string): string {
   return `${siteUrl}/?ref=${encodeURIComponent(code)}&list=${encodeURIComponent(listSlug)}`;
 }
+
+/** The live place-in-line page (`/waitlist/?code=<code>&list=<slug>`), as lib/waitlist builds it. */
+export function placeUrl(siteUrl: string, code: string, listSlug: string): string {
+  return `${siteUrl}/waitlist/?code=${encodeURIComponent(code)}&list=${encodeURIComponent(listSlug)}`;
+}
