@@ -198,6 +198,23 @@ export class Connection implements Outlet {
       });
     }
     if (bindings.length) this.deps.cdc.announce(sub, problems);
+    // Upstream's notify_replication_ready; database broadcasts flow from the start here. Any
+    // value but null/false opts in, as Elixir's `!!` reads it.
+    const ready = broadcast.replication_ready;
+    if (ready !== undefined && ready !== null && ready !== false) {
+      this.push({
+        joinRef: sub.joinRef,
+        ref: null,
+        topic: sub.topic,
+        event: 'system',
+        payload: {
+          extension: 'system',
+          status: 'ok',
+          message: 'Replication connection established',
+          channel: subTopic,
+        },
+      });
+    }
     if (replay) {
       await replayBroadcasts(this.deps.db, sub, replay).catch((err) =>
         this.deps.log('[realtime] replay failed', err),

@@ -1,4 +1,4 @@
-// Broadcasts that come from SQL: rows inserted into realtime.messages (realtime.send, broadcast_changes) reach subscribers (contract §4.4, §6.6).
+// Broadcasts that come from SQL: rows inserted into realtime.messages (realtime.send, send_binary, broadcast_changes) reach subscribers (contract §4.4, §6.6).
 import type { Db } from '../db/types.js';
 import type { Hub } from './hub.js';
 import { SQL } from './sql.js';
@@ -10,6 +10,8 @@ interface MessageRow {
   extension: string;
   private: boolean;
   payload: unknown;
+  /** realtime.send_binary's bytes, base64. */
+  binary_payload: string | null;
 }
 
 export class DbBroadcasts {
@@ -62,6 +64,17 @@ export class DbBroadcasts {
       row = rows[0];
     }
     if (row.extension !== 'broadcast' || !row.event) return;
+    if (row.binary_payload !== null && row.binary_payload !== undefined) {
+      // Upstream's replication connection sends binary_payload as a binary user broadcast
+      // (encoding :binary) with the message id as metadata; JSON sockets cannot carry it.
+      this.hub.broadcast(`realtime:${row.topic}`, row.private, {
+        type: 'broadcast',
+        event: row.event,
+        payload: new Uint8Array(Buffer.from(row.binary_payload, 'base64')),
+        meta: { id: row.id },
+      });
+      return;
+    }
     // Upstream adds the message id to an object payload and as meta.id (contract §4.4).
     const body =
       row.payload && typeof row.payload === 'object' && !Array.isArray(row.payload)

@@ -100,7 +100,9 @@ delete from _realtime.changes where created_at < now() - interval '1 minute';
 
 -- name: get-message
 -- $1 realtime.messages id → the row's broadcast fields (for messages too big for NOTIFY).
-select id, topic, event, extension, private, payload from realtime.messages where id = $1;
+select id, topic, event, extension, private, payload,
+  encode(binary_payload, 'base64') as binary_payload
+from realtime.messages where id = $1;
 
 -- name: probe-messages
 -- Private-channel probe rows (rolled back afterwards), as upstream realtime's Authorization
@@ -127,9 +129,9 @@ select to_regclass('realtime.messages') is not null as present,
 -- name: replay-messages
 -- Broadcast replay (private channels): $1 topic, $2 since (epoch ms), $3 limit → the newest
 -- $3 broadcast rows of the topic since then, oldest first.
-select id, event, payload
+select id, event, payload, encode(binary_payload, 'base64') as binary_payload
 from (
-  select id, event, payload, inserted_at
+  select id, event, payload, binary_payload, inserted_at
   from realtime.messages
   where topic = $1 and private is true and extension = 'broadcast' and event is not null
     and inserted_at >= to_timestamp($2::float8 / 1000)

@@ -1,5 +1,6 @@
 // Broadcast replay on private channels: stored broadcasts since a time, sent after the join (contract §4.6).
 import type { Db } from '../db/types.js';
+import { encodeUserBroadcast } from './frames.js';
 import type { Subscriber } from './hub.js';
 import { SQL } from './sql.js';
 
@@ -33,11 +34,22 @@ export function parseReplay(value: unknown, isPrivate: boolean): Replay | null |
 
 /** Stored broadcasts since `since`, oldest first, marked `meta.replayed` (upstream broadcast replay). */
 export async function replayBroadcasts(db: Db, sub: Subscriber, { since, limit }: Replay) {
-  const { rows } = await db.query<{ id: string; event: string; payload: unknown }>(
-    SQL['replay-messages'],
-    [sub.subTopic, since, limit],
-  );
+  const { rows } = await db.query<{
+    id: string;
+    event: string;
+    payload: unknown;
+    binary_payload: string | null;
+  }>(SQL['replay-messages'], [sub.subTopic, since, limit]);
   for (const row of rows) {
+    if (row.binary_payload !== null) {
+      // Upstream replays send_binary rows as binary broadcasts, and skips them on JSON sockets.
+      if (sub.outlet.binary) {
+        const bytes = new Uint8Array(Buffer.from(row.binary_payload, 'base64'));
+        const meta = { replayed: true, id: row.id };
+        sub.outlet.pushBinary(encodeUserBroadcast(sub.topic, row.event, bytes, meta));
+      }
+      continue;
+    }
     sub.outlet.push({
       joinRef: null,
       ref: null,

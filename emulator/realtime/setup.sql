@@ -209,13 +209,15 @@ begin
 end
 $$;
 
--- Rows inserted into realtime.messages (realtime.send, broadcast_changes) are broadcast.
+-- Rows inserted into realtime.messages (realtime.send, send_binary, broadcast_changes) are
+-- broadcast; raw bytes travel base64-encoded.
 create or replace function _realtime.message_inserted() returns trigger
 language plpgsql security definer set search_path = '' as $$
 declare
   message jsonb := jsonb_build_object(
     'id', new.id, 'topic', new.topic, 'event', new.event, 'extension', new.extension,
-    'private', new.private, 'payload', new.payload);
+    'private', new.private, 'payload', new.payload,
+    'binary_payload', encode(new.binary_payload, 'base64'));
 begin
   if octet_length(message::text) < 7900 then
     perform pg_notify('_realtime_message', message::text);

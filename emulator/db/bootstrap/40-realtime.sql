@@ -1,5 +1,5 @@
 -- The `realtime` objects migrations use (contract §6.6): realtime.messages for broadcast from the
--- database and private-channel policies, realtime.topic(), realtime.send(),
+-- database and private-channel policies, realtime.topic(), realtime.send(), realtime.send_binary(),
 -- realtime.broadcast_changes(), and the empty `supabase_realtime` publication.
 
 -- Upstream partitions messages by day on inserted_at and drops old partitions; a plain table
@@ -54,6 +54,27 @@ begin
 end;
 $$;
 
+-- As upstream (realtime migration 20260603120000): raw bytes in binary_payload, delivered to
+-- subscribers as a binary broadcast; like send(), a failure is only a warning.
+create or replace function realtime.send_binary(
+  payload bytea, event text, topic text, private boolean default true
+) returns void
+language plpgsql
+as $$
+declare
+  generated_id uuid;
+begin
+  begin
+    generated_id := gen_random_uuid();
+    execute format('set local realtime.topic to %L', topic);
+    insert into realtime.messages (id, binary_payload, event, topic, private, extension)
+    values (generated_id, payload, event, topic, private, 'broadcast');
+  exception when others then
+    raise warning 'WarnSendingBroadcastMessage: %', sqlerrm;
+  end;
+end;
+$$;
+
 -- For row triggers: broadcasts {record, old_record, operation, table, schema} on topic_name.
 create or replace function realtime.broadcast_changes(
   topic_name text, event_name text, operation text, table_name text, table_schema text,
@@ -80,6 +101,7 @@ end;
 $$;
 
 grant execute on function realtime.topic(), realtime.send(jsonb, text, text, boolean),
+  realtime.send_binary(bytea, text, text, boolean),
   realtime.broadcast_changes(text, text, text, text, text, record, record, text)
   to postgres, anon, authenticated, service_role;
 
