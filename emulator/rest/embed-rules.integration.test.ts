@@ -133,3 +133,19 @@ describe('spreading a to-many embed (PostgREST 13+)', () => {
     ]);
   });
 });
+
+describe('error messages', () => {
+  it("name tables, never the emulator's internal aliases", async () => {
+    for (const path of [
+      '/books?select=id,nope',
+      '/authors?select=name,books(nope)',
+      '/books?select=id&nope=eq.1',
+      '/authors?select=name,books(title)&books.nope=eq.1',
+    ]) {
+      const [status, body] = await get(path);
+      expect([path, status, body.code]).toEqual([path, 400, '42703']);
+      expect(body.message).toBe('column books.nope does not exist');
+      expect(JSON.stringify(body)).not.toMatch(/pgrst_/);
+    }
+  });
+});

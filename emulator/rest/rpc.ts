@@ -1,6 +1,7 @@
 // RPC: `/rpc/fn` with named arguments (POST body or GET query), scalar/composite/SETOF results, void → 204.
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
+import { namingAliases } from './alias-errors.js';
 import { RestError } from './errors.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
@@ -115,12 +116,13 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     computed: new Map(),
   };
   const ctx = newContext(r.cache, r.query.levels);
+  const tx = namingAliases(r.tx, ctx.aliasNames);
   const { call, argsFrom } = callSql(r, (v) => ctx.params.add(v));
   const lateral = argsFrom ? `${argsFrom}, ` : '';
 
   const from = argsFrom ? ` from ${argsFrom}` : '';
   if (fn.returnType === 'void') {
-    const { rows } = await r.tx.query<ResponseGucs>(
+    const { rows } = await tx.query<ResponseGucs>(
       `select ${call}, ${RESPONSE_GUCS}${from}`,
       ctx.params.values,
     );
@@ -141,7 +143,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     const value = media
       ? `coalesce((${call})::text, '')`
       : `coalesce(to_json(${call})::text, 'null')`;
-    const { rows } = await r.tx.query<{ body: string } & ResponseGucs>(
+    const { rows } = await tx.query<{ body: string } & ResponseGucs>(
       `select ${value} as body, ${RESPONSE_GUCS}${from}`,
       ctx.params.values,
     );
@@ -187,7 +189,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     `select ${counted ? `(select count(*) from ${source}${where})` : 'null'} as total, ` +
     `count(pgrst_t)::int as page_total, ${scalarSet ? scalarSetBody(shape) : bodyExpr(shape)} as body, ` +
     `${RESPONSE_GUCS} from (${page}) pgrst_t`;
-  const { rows } = await r.tx.query<
+  const { rows } = await tx.query<
     { total: string | null; page_total: number; body: string } & ResponseGucs
   >(sql, ctx.params.values);
   const row = rows[0]!;

@@ -17,6 +17,8 @@ export interface BuildContext {
   /** Embed path by target name → its alias, for PGRST108's hint. */
   aliased: Map<string, string>;
   aliasCount: number;
+  /** Each alias (`pgrst_1`) → the table or function it reads, for error messages. */
+  aliasNames: Map<string, string>;
 }
 
 export function newContext(cache: SchemaCache, levels: Map<string, LevelQuery>): BuildContext {
@@ -27,6 +29,7 @@ export function newContext(cache: SchemaCache, levels: Map<string, LevelQuery>):
     used: new Set(['']),
     aliased: new Map(),
     aliasCount: 0,
+    aliasNames: new Map(),
   };
 }
 
@@ -151,6 +154,7 @@ export function buildLevel(
   path: string,
 ): BuiltLevel {
   const { params } = ctx;
+  ctx.aliasNames.set(alias, table.name);
   const columns: OutColumn[] = [];
   const where: string[] = [];
   const embeds = new Map<string, Embedded>();

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
 import { columnDefaults } from './column-defaults.js';
 import { exactCountSql, readTotal } from './count-estimate.js';
+import { namingAliases } from './alias-errors.js';
 import { RestError } from './errors.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
@@ -62,6 +63,7 @@ const clause = (word: string, parts: string[], sep: string) =>
 
 export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   const ctx = newContext(r.cache, r.query.levels);
+  const tx = namingAliases(r.tx, ctx.aliasNames);
   const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
   checkAllLevelsUsed(ctx);
   const from = `${qualified(r.table)} as pgrst_0${clause('where', root.where, ' and ')}`;
@@ -73,11 +75,11 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
     `count(pgrst_t)::int as page_total, ${bodyExpr(r.shape)} as body ` +
     `from (select ${renderColumns(root.columns)} from ${from}${clause('order by', root.orderBy, ', ')}` +
     `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
-  const { rows } = await r.tx.query<PageRow>(sql, ctx.params.values);
+  const { rows } = await tx.query<PageRow>(sql, ctx.params.values);
   const row = rows[0]!;
   checkSingular(r.shape, row.page_total);
   const exact = row.total === null ? null : Number(row.total);
-  const total = await readTotal(r.tx, r.prefs, exact, from, ctx.params.values, r.maxRows);
+  const total = await readTotal(tx, r.prefs, exact, from, ctx.params.values, r.maxRows);
   const status = readStatus(offset, row.page_total, total);
   const headers: Record<string, string> = {
     'content-type': contentType(r.shape),
@@ -166,6 +168,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
   }
   if (r.method === 'PATCH' || r.method === 'DELETE') checkPagedWrite(r.query.levels);
   const ctx = newContext(r.cache, r.query.levels);
+  const tx = namingAliases(r.tx, ctx.aliasNames);
   const root = buildLevel(ctx, r.table, 'pgrst_0', r.query.select, '');
   checkAllLevelsUsed(ctx);
   const { params } = ctx;
@@ -179,7 +182,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     if (r.query.onConflict) checkColumns(r.table, r.query.onConflict);
     if (rows.length === 0) return writeResponse(r, { total: null, page_total: 0, body: '[]' });
     const defaults =
-      r.prefs.missing === 'default' && columns.length ? await columnDefaults(r.tx, r.table) : null;
+      r.prefs.missing === 'default' && columns.length ? await columnDefaults(tx, r.table) : null;
     mutation = insertSql(r.table, params, { rows, json: rowsJson(r, rows) }, columns, {
       missingDefault: defaults,
       onConflict: r.query.onConflict,
@@ -222,7 +225,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
   if (!wantsBody && r.prefs.return !== 'headers-only') {
     // No RETURNING: a write the caller may not read back (no SELECT policy) still succeeds,
     // as with PostgREST's column-less RETURNING.
-    const result = await r.tx.query(mutation, params.values);
+    const result = await tx.query(mutation, params.values);
     page = { total: null, page_total: result.affectedRows, body: '' };
   } else {
     const columns = wantsBody
@@ -234,12 +237,12 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
       `${bodyExpr(wantsBody ? r.shape : 'array')} as body ` +
       `from (select ${columns} from pgrst_source as pgrst_0` +
       `${r.method === 'POST' ? clause('order by', root.orderBy, ', ') : ''}) pgrst_t`;
-    page = (await r.tx.query<PageRow>(sql, params.values)).rows[0]!;
+    page = (await tx.query<PageRow>(sql, params.values)).rows[0]!;
   }
   checkMaxAffected(r.prefs, page.page_total);
   if (wantsBody) checkSingular(r.shape, page.page_total);
   if (isUpsertMerge) {
-    const { rows } = await r.tx.query<{ updated: number }>(UPDATED_COUNT);
+    const { rows } = await tx.query<{ updated: number }>(UPDATED_COUNT);
     page.inserted = page.page_total - (rows[0]?.updated ?? 0);
   }
   return writeResponse(r, page);
