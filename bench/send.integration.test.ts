@@ -1,5 +1,6 @@
 // Smoke test of the send benchmark with tiny sizes: the SMTP sink parses what clients send, and a
-// run measures every side, with every recipient delivered exactly once (no timing is asserted).
+// run measures every side (plain and with merge tags), with every recipient delivered exactly once
+// (no timing is asserted).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSendBench } from './send.js';
@@ -86,16 +87,26 @@ describe('send benchmark', () => {
       log: () => undefined,
     });
     expect(result.backend).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
-    const [sent, capacity, limited] = result.measurements;
+    const [sent, capacity, tagged, limited] = result.measurements;
     // A side whose recipients did not each get exactly one message reports an error, not numbers.
     expect(sent).toMatchObject({ case: '300 recipients', side: 'process-queue', error: null });
     expect(sent!.throughput).toBeGreaterThan(0);
     expect(capacity).toMatchObject({ case: '300 recipients', side: 'plain SMTP client' });
     expect(capacity!.error).toBeNull();
+    // The same send with a body full of merge tags, with the CPU each message cost.
+    expect(tagged).toMatchObject({
+      case: '300 recipients',
+      side: 'process-queue, merge tags',
+      error: null,
+    });
+    expect(tagged!.throughput).toBeGreaterThan(0);
+    expect(tagged!.cpuMsPerOperation).toBeGreaterThan(0);
+    expect(sent!.cpuMsPerOperation).toBeGreaterThan(0);
     expect(limited).toMatchObject({ case: 'rate 50/s', side: 'process-queue', error: null });
     expect(limited!.throughput).toBeGreaterThan(0);
     expect(result.goals.map((g) => g.goal)).toEqual([
       "300 recipients: at least 50 % of the sink's capacity with no rate limit",
+      '300 recipients: a body full of merge tags at least 90 % as fast as the same send without',
       'rate 50/s: within 5 % of the setting',
     ]);
     for (const goal of result.goals) expect(goal.met).not.toBeNull();
