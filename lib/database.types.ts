@@ -991,6 +991,15 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      team_sign_ins: {
+        Args: never
+        Returns: {
+          user_id: string
+          invited: boolean
+          invited_at: string
+          last_sign_in_at: string
+        }[]
+      }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
         Returns: Json

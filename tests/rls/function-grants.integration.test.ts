@@ -30,6 +30,7 @@ const SIGNED_IN_CALLABLE = [
   'signups_per_day',
   'subscriber_status_counts',
   'subscribers_matching',
+  'team_sign_ins',
 ];
 
 let team: Team;

@@ -1,12 +1,15 @@
-// The team: members with role, inviter and joining date; the owner invites (invite-member), changes
-// roles and removes members. The database keeps the last owner; its refusal is shown on the row.
-import { Send, Trash2 } from 'lucide-react';
-import { useState, type FormEvent } from 'react';
+// The team: members with role, inviter and joining date, or "Invited" until they first sign in;
+// the owner invites (invite-member), resends or revokes an open invite, changes roles and removes
+// members. The database keeps the last owner; its refusal is shown on the row.
+import { RotateCw, Trash2, X } from 'lucide-react';
+import { useState } from 'react';
 import { formatDay } from '../../../lib/admin/format';
 import type { TeamMember } from '../../../lib/admin/members';
-import { useInviteMember, useMemberWrites, useMembers } from '../../../lib/admin/use-members';
-import { ROLE_LABELS, ROLES, type Role } from '../../../lib/roles';
+import { useMemberWrites, useMembers } from '../../../lib/admin/use-members';
+import { useInvitedIds, useOpenInvites } from '../../../lib/admin/use-team';
+import { ROLE_LABELS, type Role } from '../../../lib/roles';
 import { useAdmin } from '../AdminContext';
+import { InviteForm, ROLE_CHOICES } from './InviteForm';
 import {
   Badge,
   Button,
@@ -14,93 +17,44 @@ import {
   ConfirmDialog,
   ErrorState,
   LoadingState,
-  SelectField,
   StatusMessage,
   statusTone,
   Table,
   tableStyles,
-  TextField,
 } from '../../ui';
 import styles from './Settings.module.css';
-
-// Highest first in pickers: an owner usually invites admins and editors.
-const ROLE_CHOICES = [...ROLES].reverse();
-
-function InviteForm() {
-  const { invite, pending } = useInviteMember();
-  const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('editor');
-  const [error, setError] = useState<{ field: 'email' | 'role' | null; message: string } | null>(
-    null,
-  );
-  const [sent, setSent] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
-    setSent(null);
-    const outcome = await invite(email, role);
-    if (outcome.ok) {
-      setSent(`${outcome.member.email} was invited as ${ROLE_LABELS[outcome.member.role]}.`);
-      setEmail('');
-    } else {
-      setError({ field: outcome.field, message: outcome.message });
-    }
-  };
-
-  return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label="Invite a member">
-      <div className={styles.invite}>
-        <TextField
-          label="Invite by email"
-          type="email"
-          autoComplete="off"
-          value={email}
-          error={error?.field === 'email' ? error.message : null}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <SelectField
-          label="Role"
-          value={role}
-          error={error?.field === 'role' ? error.message : null}
-          onChange={(e) => setRole(e.target.value as Role)}
-        >
-          {ROLE_CHOICES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_LABELS[r]}
-            </option>
-          ))}
-        </SelectField>
-        <Button
-          type="submit"
-          variant="primary"
-          icon={<Send />}
-          loading={pending}
-          className={styles.inviteButton}
-        >
-          Send invite
-        </Button>
-      </div>
-      {error && error.field === null ? (
-        <div className={styles.rowError}>
-          <StatusMessage tone="error">{error.message}</StatusMessage>
-        </div>
-      ) : null}
-      {sent ? (
-        <div className={styles.rowError}>
-          <StatusMessage tone="success">{sent}</StatusMessage>
-        </div>
-      ) : null}
-    </form>
-  );
-}
 
 export function TeamCard() {
   const { can, member: me } = useAdmin();
   const members = useMembers();
   const writes = useMemberWrites();
+  const invitedIds = useInvitedIds();
+  const invites = useOpenInvites();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [revoking, setRevoking] = useState<TeamMember | null>(null);
+  const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const manage = can('manage-team');
+  const isInvited = (m: TeamMember) => invitedIds.data?.has(m.user_id) ?? false;
+
+  const resend = async (m: TeamMember) => {
+    setNotice(null);
+    const outcome = await invites.run('resend', m.user_id);
+    setNotice(
+      outcome.ok
+        ? { tone: 'success', text: `The invite was sent to ${m.email} again.` }
+        : { tone: 'error', text: `${m.email}: ${outcome.message ?? 'The invite was not sent.'}` },
+    );
+  };
+  const revoke = async () => {
+    if (!revoking) return;
+    const outcome = await invites.run('revoke', revoking.user_id);
+    setNotice(
+      outcome.ok
+        ? { tone: 'success', text: `The invite to ${revoking.email} was revoked.` }
+        : { tone: 'error', text: `${revoking.email}: ${outcome.message ?? 'Not revoked.'}` },
+    );
+    setRevoking(null);
+  };
 
   let body;
   if (members.error && !members.data) {
@@ -163,10 +117,42 @@ export function TeamCard() {
                 {m.invitedByEmail ?? '—'}
               </td>
               <td className={styles.nowrap}>
-                <span className={styles.mobileLabel}>Joined </span>
-                {formatDay(m.created_at)}
+                {isInvited(m) ? (
+                  <span title={`Invited ${formatDay(m.created_at)}, has not signed in yet`}>
+                    <Badge tone="warning">Invited</Badge>
+                  </span>
+                ) : (
+                  <>
+                    <span className={styles.mobileLabel}>Joined </span>
+                    {formatDay(m.created_at)}
+                  </>
+                )}
               </td>
-              {manage ? (
+              {manage && isInvited(m) ? (
+                <td className={tableStyles.actions}>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon={<RotateCw />}
+                    aria-label={`Resend the invite to ${m.email}`}
+                    loading={invites.pendingId === m.user_id && revoking === null}
+                    disabled={invites.pendingId === m.user_id}
+                    onClick={() => void resend(m)}
+                  >
+                    Resend invite
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon={<X />}
+                    aria-label={`Revoke the invite to ${m.email}`}
+                    disabled={invites.pendingId === m.user_id}
+                    onClick={() => setRevoking(m)}
+                  >
+                    Revoke
+                  </Button>
+                </td>
+              ) : manage ? (
                 <td className={tableStyles.actions}>
                   <Button
                     size="sm"
@@ -194,6 +180,11 @@ export function TeamCard() {
 
   return (
     <Card title="Team" flush>
+      {notice ? (
+        <div className={styles.rowError} role="status">
+          <StatusMessage tone={notice.tone}>{notice.text}</StatusMessage>
+        </div>
+      ) : null}
       {rowError ? (
         <div className={styles.rowError}>
           <StatusMessage tone="error">{rowError}</StatusMessage>
@@ -216,6 +207,17 @@ export function TeamCard() {
         onCancel={() => setRemoving(null)}
       >
         They can no longer open the admin. Their account stays, so the owner can invite them again.
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={revoking !== null}
+        title={`Revoke the invite to ${revoking?.email ?? ''}?`}
+        confirmLabel="Revoke invite"
+        busy={revoking !== null && invites.pendingId === revoking.user_id}
+        onConfirm={() => void revoke()}
+        onCancel={() => setRevoking(null)}
+      >
+        The link in their invite stops working and the account made for it is deleted. You can
+        invite the address again later.
       </ConfirmDialog>
     </Card>
   );

@@ -1,13 +1,14 @@
 // invite-member (SPEC §6, §7): the owner adds someone to the team. A new address, or an account
 // that never confirmed, gets Supabase Auth's invite (its link signs them in at /auth/callback/); a
-// confirmed account is added at once and told by email.
+// confirmed account is added at once and told by email. `resend` mails an open invite again and
+// `revoke` withdraws it (open-invite.ts).
 import { adminClient, callerOf, rpc } from '../_shared/db.ts';
-import { env } from '../_shared/env.ts';
 import { AppError } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
-import { parseInvite } from './input.ts';
+import { parseTeamAction } from './input.ts';
 import { addedToTeamMail } from './notice-mail.ts';
+import { openInvite, revokeInvite, sendInvite } from './open-invite.ts';
 
 interface Member {
   user_id: string;
@@ -34,7 +35,17 @@ serve(['POST'], async (req) => {
   if (error) throw new AppError('internal');
   if (me?.role !== 'owner') throw new AppError('forbidden');
 
-  const { email, role } = parseInvite(await readJsonObject(req));
+  const action = parseTeamAction(await readJsonObject(req));
+  if (action.action !== 'invite') {
+    const invitee = await openInvite(action.userId);
+    if (action.action === 'revoke') {
+      await revokeInvite(invitee);
+      return json({ revoked: invitee.user_id });
+    }
+    await sendInvite(invitee.email, invitee.role, caller.email, invitee.user_id);
+    return json({ member: invitee });
+  }
+  const { email, role } = action;
   const candidate = await rpc<{ user_id: string | null; is_member: boolean }>('member_candidate', {
     p_email: email,
   });
@@ -63,25 +74,6 @@ serve(['POST'], async (req) => {
     return json({ member });
   }
 
-  // The invite email (auth-email) names who invited and the role from the user metadata. Auth
-  // sets it only on a new account, so an account invited before gets it updated first.
-  const invitedBy = { invited_by_email: caller.email, role };
-  if (candidate.user_id) {
-    const updated = await adminClient().auth.admin.updateUserById(candidate.user_id, {
-      user_metadata: invitedBy,
-    });
-    if (updated.error) {
-      console.error('updating the invitee failed', updated.error);
-      throw new AppError('internal');
-    }
-  }
-  const invited = await adminClient().auth.admin.inviteUserByEmail(email, {
-    redirectTo: `${env.siteUrl()}/auth/callback/`,
-    data: invitedBy,
-  });
-  if (invited.error || !invited.data.user) {
-    console.error('invite failed', invited.error);
-    throw new AppError('internal');
-  }
-  return json({ member: await add(invited.data.user.id) });
+  const userId = await sendInvite(email, role, caller.email, candidate.user_id);
+  return json({ member: await add(userId) });
 });

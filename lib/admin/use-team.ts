@@ -1,0 +1,47 @@
+// Open invites on the team card (issue 23): which members have never signed in (team_sign_ins,
+// members only), and the owner's resend and revoke through invite-member.
+import { useCallback, useState } from 'react';
+import { mutate } from 'swr';
+import { isRecord } from '../functions';
+import { readFunctionResult } from '../functions';
+import { supabase } from '../supabase';
+import { queryKey, unwrap, useQuery } from '../use-query';
+import { MEMBERS_KEY } from './use-members';
+
+export const SIGN_INS_KEY = queryKey('admin/team-sign-ins');
+
+/** The user ids of members whose invite is still open (never signed in nor confirmed). */
+export function useInvitedIds() {
+  return useQuery<Set<string>>(SIGN_INS_KEY, async () => {
+    const rows = unwrap(await supabase.rpc('team_sign_ins')) as
+      { user_id: string; invited: boolean }[] | null;
+    return {
+      data: new Set((rows ?? []).filter((r) => r.invited).map((r) => r.user_id)),
+      error: null,
+    };
+  });
+}
+
+export type InviteAction = 'resend' | 'revoke';
+
+/** Resend or revoke, one member at a time; the outcome's message is shown on the card. */
+export function useOpenInvites() {
+  const [pendingId, setPendingId] = useState<string | null>(null);
+  const run = useCallback(
+    async (action: InviteAction, userId: string): Promise<{ ok: boolean; message?: string }> => {
+      setPendingId(userId);
+      try {
+        const outcome = await readFunctionResult(
+          await supabase.functions.invoke('invite-member', { body: { action, user_id: userId } }),
+          (data) => (isRecord(data) ? data : null),
+        );
+        return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
+      } finally {
+        setPendingId(null);
+        await Promise.all([mutate(MEMBERS_KEY), mutate(SIGN_INS_KEY)]);
+      }
+    },
+    [],
+  );
+  return { run, pendingId };
+}
