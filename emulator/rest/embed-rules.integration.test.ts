@@ -18,6 +18,11 @@ create table public.agents (id int primary key, department_id int references pub
 alter table public.departments add constraint departments_head_id_fkey
   foreign key (head_id) references public.agents(id);
 grant select on public.collections, public.best_friends, public.departments, public.agents to anon;
+create function public.first_book_of(public.authors) returns setof public.books
+  language sql stable rows 1 as 'select * from public.books where author_id = $1.id order by id limit 1';
+create function public.latest_book(public.authors) returns public.books
+  language sql stable as 'select * from public.books where author_id = $1.id order by id desc limit 1';
+grant execute on function public.first_book_of(public.authors), public.latest_book(public.authors) to anon;
 `;
 
 let f: RestFixture;
@@ -147,5 +152,23 @@ describe('error messages', () => {
       expect(body.message).toBe('column books.nope does not exist');
       expect(JSON.stringify(body)).not.toMatch(/pgrst_/);
     }
+  });
+});
+
+describe('computed relationships returning one row', () => {
+  it('embed as an object, for a row type and for setof … rows 1 (null when none)', async () => {
+    expect(
+      await get(
+        '/authors?select=name,first_book_of(title),latest_book(title)&id=in.(3,4)&order=id',
+      ),
+    ).toEqual([
+      200,
+      [
+        { name: 'Colette', first_book_of: { title: 'Cheri' }, latest_book: { title: 'Sido' } },
+        // A non-SETOF function finding nothing still yields one row of nulls in FROM (Postgres),
+        // in PostgREST's lateral join as here; `setof … rows 1` finding nothing is null.
+        { name: 'Nobody', first_book_of: null, latest_book: { title: null } },
+      ],
+    ]);
   });
 });

@@ -70,7 +70,8 @@ select n.nspname as schema, p.proname as name,
         and rt.typname ~* '^[A-Za-z0-9.-]+/[A-Za-z0-9.+-]+$' then lower(rt.typname) end as media_type,
   case when rt.typtype = 'd' then format_type(rt.typbasetype, null) end as media_base_type,
   p.provolatile::text as volatility,
-  to_json(p.proconfig) as config
+  to_json(p.proconfig) as config,
+  (not p.proretset or p.prorows = 1) as single_row
 from pg_proc p
 join pg_namespace n on n.oid = p.pronamespace
 join pg_type rt on rt.oid = p.prorettype

@@ -105,6 +105,7 @@ interface FunctionRow {
   media_base_type: string | null;
   volatility: 'i' | 's' | 'v';
   config: string[] | null;
+  single_row: boolean;
 }
 
 /** Reads the catalogue. Run as the connection's own (superuser) role, outside any request. */
@@ -157,6 +158,7 @@ export async function loadSchemaCache(db: Queryable, schemas: string[]): Promise
       mediaBaseType: row.media_type ? row.media_base_type : null,
       volatility: row.volatility,
       hoistedSettings: settingsIn(row.config, HOISTED_SETTINGS),
+      singleRow: row.single_row,
     };
     const key = tableKey(row.schema, row.name);
     functions.set(key, [...(functions.get(key) ?? []), fn]);
@@ -198,7 +200,7 @@ function addComputedRelationships(
       const kept = (relationships.get(key) ?? []).filter((r) => r.name !== fn.name);
       kept.push({
         name: fn.name,
-        cardinality: fn.returnsSet ? 'one-to-many' : 'many-to-one',
+        cardinality: fn.singleRow ? 'many-to-one' : 'one-to-many',
         constraint: fn.name,
         source,
         target,

@@ -47,6 +47,8 @@ export interface DbFunction {
   volatility: 'i' | 's' | 'v';
   /** The function's own settings that PostgREST hoists into the request's transaction. */
   hoistedSettings: Array<[string, string]>;
+  /** `setof … rows 1`: as a computed relationship it embeds one object, as PostgREST's single_row. */
+  singleRow: boolean;
 }
 
 /** A foreign key as schema-cache.sql reads it. */
