@@ -1,7 +1,10 @@
 // Reads supabase/config.toml (the Supabase CLI's format) into the settings the emulator's services use.
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { JWK } from 'jose';
 import { parse } from 'smol-toml';
 import { sendEmailHookFromToml, type SendEmailHookConfig } from './auth/hook-config.js';
+import { parseSigningKeys } from './signing-keys.js';
 
 export interface AuthSettings {
   siteUrl: string;
@@ -16,6 +19,8 @@ export interface AuthSettings {
   emailConfirmations: boolean;
   otpLength: number;
   otpExpiry: number;
+  /** `[auth] signing_keys_path`'s JWKs (first signs), or null for HS256 with the secret only. */
+  signingKeys: JWK[] | null;
   /** `[auth.hook.send_email]` when enabled: Auth's emails go to that hook instead of SMTP. */
   sendEmailHook: SendEmailHookConfig | null;
 }
@@ -89,6 +94,7 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       emailConfirmations: bool(email.enable_confirmations, false),
       otpLength: num(email.otp_length, 6),
       otpExpiry: num(email.otp_expiry, 3600),
+      signingKeys: null,
       sendEmailHook: sendEmailHookFromToml(doc),
     },
     functions,
@@ -104,5 +110,21 @@ export async function loadProjectConfig(path: string): Promise<ProjectConfig> {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  return projectConfigFromToml(parse(text) as Table);
+  const doc = parse(text) as Table;
+  const config = projectConfigFromToml(doc);
+  // As the CLI: the path is relative to supabase/ (config.toml's folder); a bad file stops start.
+  const keysPath = table(doc.auth).signing_keys_path;
+  if (typeof keysPath === 'string' && keysPath) {
+    const full = resolve(dirname(path), keysPath);
+    let keysText: string;
+    try {
+      keysText = await readFile(full, 'utf8');
+    } catch (err) {
+      throw new Error(`failed to read signing keys ${full}: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+    config.auth.signingKeys = parseSigningKeys(keysText, full);
+  }
+  return config;
 }

@@ -1,5 +1,13 @@
-// The Supabase CLI's well-known local keys, and HS256 JWT signing/verification shared by every service.
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+// The Supabase CLI's well-known local keys, and the JWT signing/verification every service shares.
+import {
+  SignJWT,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  errors as joseErrors,
+  type JWK,
+} from 'jose';
+import { signingKeyFor, type SigningKeys } from './signing-keys.js';
 
 /** Local JWT secret, identical to the Supabase CLI default so other tools work unchanged. */
 export const JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
@@ -43,6 +51,40 @@ export async function signJwt(claims: JwtClaims): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secretBytes);
 }
 
+/**
+ * The project's asymmetric keys (`[auth] signing_keys_path`), or null for HS256 only. Set by
+ * the auth service when it is created; one set per process (the emulator runs one project).
+ */
+let signingKeysReady: Promise<SigningKeys | null> = Promise.resolve(null);
+
+export function useSigningKeys(jwks: JWK[] | null): void {
+  signingKeysReady = jwks && jwks.length ? signingKeyFor(jwks, importJWK) : Promise.resolve(null);
+  // A key jose cannot import fails every signing and verification that needs it, not the process.
+  signingKeysReady.catch(() => undefined);
+}
+
+/** The public halves of the signing keys, as GoTrue's `/.well-known/jwks.json` lists them. */
+export async function publicJwks(): Promise<JWK[]> {
+  return (await signingKeysReady)?.publicJwks ?? [];
+}
+
+/** An Auth access token: signed with the current (first) signing key and its `kid`, else HS256. */
+export async function signAccessToken(claims: JwtClaims): Promise<string> {
+  const keys = await signingKeysReady;
+  if (!keys) return signJwt(claims);
+  const { alg, kid, privateKey } = keys.current;
+  return new SignJWT(claims).setProtectedHeader({ alg, kid, typ: 'JWT' }).sign(privateKey);
+}
+
+function isAsymmetric(token: string): boolean {
+  try {
+    const { alg } = decodeProtectedHeader(token);
+    return alg === 'RS256' || alg === 'ES256';
+  } catch {
+    return false;
+  }
+}
+
 export type JwtVerifyResult =
   | { ok: true; claims: JwtClaims }
   | { ok: false; reason: 'expired' | 'invalid' | 'malformed'; message: string };
@@ -63,10 +105,18 @@ export async function verifyJwt(
     };
   }
   try {
-    const { payload } = await jwtVerify(token, secretBytes, {
-      algorithms: ['HS256'],
-      clockTolerance: clockToleranceSeconds,
-    });
+    // Asymmetric tokens are checked against `[auth] signing_keys_path`'s keys, HS256 ones
+    // against the secret, as the CLI configures every service with both.
+    const keys = isAsymmetric(token) ? await signingKeysReady : null;
+    const { payload } = keys
+      ? await jwtVerify(token, keys.verifyKey, {
+          algorithms: ['RS256', 'ES256'],
+          clockTolerance: clockToleranceSeconds,
+        })
+      : await jwtVerify(token, secretBytes, {
+          algorithms: ['HS256'],
+          clockTolerance: clockToleranceSeconds,
+        });
     return { ok: true, claims: payload as JwtClaims };
   } catch (err) {
     if (err instanceof joseErrors.JWTExpired)

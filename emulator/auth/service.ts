@@ -2,7 +2,7 @@
 import type { ProjectConfig } from '../config.js';
 import type { Db } from '../db/types.js';
 import type { Service } from '../gateway/types.js';
-import type { EmulatorKeys } from '../keys.js';
+import { useSigningKeys, type EmulatorKeys } from '../keys.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AuthContext, AuthRequest, Handler } from './context.js';
 import { AuthError, errorResponse, errors } from './errors.js';
@@ -85,6 +85,8 @@ function findRoute(method: string, path: string): Handler | 'wrong-method' | und
 
 export function createAuthService(opts: AuthServiceOptions): Service {
   const log = opts.log ?? ((message, err) => console.error(message, err));
+  // Every service verifies through keys.ts, so the project's signing keys apply to all of them.
+  useSigningKeys(opts.config.auth.signingKeys);
   const authUrl = `${opts.url}/auth/v1`;
   const ctx: AuthContext = {
     // Send Email Hook calls wait for their transaction's commit (hook-outbox.ts).

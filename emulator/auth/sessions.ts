@@ -1,6 +1,6 @@
 // Sessions, rotating refresh tokens and the access-token JWT GoTrue issues (contract §2.1, §7.2).
 import type { Queryable } from '../db/types.js';
-import { signJwt } from '../keys.js';
+import { signAccessToken } from '../keys.js';
 import { AuthError } from './errors.js';
 import { SQL } from './queries.js';
 import { findUserById, loadUserJson, type UserJson, type UserRow } from './users.js';
@@ -69,7 +69,7 @@ async function accessToken(
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
   };
-  return { token: await signJwt(claims), expiresAt: exp };
+  return { token: await signAccessToken(claims), expiresAt: exp };
 }
 
 async function sessionJson(

@@ -1,4 +1,5 @@
 // GET /settings, /health, /.well-known/jwks.json and the answers for features the emulator lacks.
+import { publicJwks } from '../../keys.js';
 import { json, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
 
@@ -55,8 +56,8 @@ export const health: Handler = async (_ctx, r) =>
     description: 'GoTrue is a user registration and authentication API',
   });
 
-/** Only HS256 is used here, and symmetric secrets are never published (contract §2.2). */
-export const jwks: Handler = async (_ctx, r) => json(r, 200, { keys: [] });
+/** The signing keys' public halves; the HS256 secret is never published (contract §2.2). */
+export const jwks: Handler = async (_ctx, r) => json(r, 200, { keys: await publicJwks() });
 
 /** OAuth sign-in: no external provider is configured, so upstream's disabled-provider error. */
 export const authorize: Handler = async () => {
