@@ -14,8 +14,9 @@ export default function WebVersionFrame({ html, title }: { html: string; title: 
   // allow-same-origin (without allow-scripts) only so this page can read the height it needs;
   // nothing in the document can run.
   const measure = useCallback(() => {
-    const doc = frame.current?.contentDocument;
-    if (doc) setHeight(doc.documentElement.scrollHeight);
+    // The body's own height: the root element is never shorter than the frame it fills.
+    const body = frame.current?.contentDocument?.body;
+    if (body) setHeight(Math.ceil(body.getBoundingClientRect().height));
   }, []);
   return (
     <iframe
