@@ -801,6 +801,15 @@ export type Database = {
         }
         Returns: number
       }
+      let_in_from_waitlist: {
+        Args: {
+          p_list: string
+          p_target: string
+          p_top?: number
+          p_subscribers?: string[]
+        }
+        Returns: Json
+      }
       list_subscription_counts: {
         Args: never
         Returns: {
@@ -1016,6 +1025,24 @@ export type Database = {
       update_preferences: {
         Args: { p_subscriber: string; p_name: string; p_lists: Json }
         Returns: Json
+      }
+      waitlist_ranking: {
+        Args: {
+          p_list: string
+          p_search?: string
+          p_limit?: number
+          p_offset?: number
+        }
+        Returns: {
+          place: number
+          subscriber_id: string
+          email: string
+          name: string
+          referrals: number
+          joined_at: string
+          total: number
+          matches: number
+        }[]
       }
       waitlist_status: {
         Args: { p_code: string; p_list: string }

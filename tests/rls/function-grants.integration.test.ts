@@ -30,7 +30,9 @@ const SIGNED_IN_CALLABLE = [
   'signups_per_day',
   'subscriber_status_counts',
   'subscribers_matching',
+  'let_in_from_waitlist',
   'team_sign_ins',
+  'waitlist_ranking',
 ];
 
 let team: Team;

@@ -1,5 +1,6 @@
 // /admin/lists/: every list with its subscription counts; admins create, edit and delete lists.
 import { ListPlus, Pencil, Trash2 } from 'lucide-react';
+import Link from 'next/link';
 import { useState } from 'react';
 import { ListCountCells, ListCountHeads } from '../../../components/admin/ListCountColumns';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
@@ -67,6 +68,11 @@ function ListsTable({
                 </Badge>
                 <Badge>{list.optin === 'double' ? 'Double opt-in' : 'Single opt-in'}</Badge>
                 {list.waitlist ? <Badge tone="brand">Waitlist</Badge> : null}
+                {list.waitlist ? (
+                  <Link href={`/admin/waitlists/?list=${encodeURIComponent(list.slug)}`}>
+                    Open the line
+                  </Link>
+                ) : null}
               </span>
             </td>
             <ListCountCells list={list} />

@@ -1,0 +1,103 @@
+// /admin/waitlists/ in Chromium against the e2e emulator (issue 23): a waitlist of this test only,
+// ranked as the public page ranks it; a search; an admin lets the top 2 in to another list and the
+// others' places move up live, also on an open public place page; a viewer reads but cannot let in.
+import { randomUUID } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { sql } from './browser-client';
+import { createTeamUser, insertRows, signInWithPassword } from './team';
+import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
+
+interface Person {
+  id: string;
+  email: string;
+  referral_code: string;
+}
+
+/** A waitlist with `n` confirmed people (the first confirmed first) and a target list. */
+async function arrange(n: number) {
+  const tag = randomUUID().slice(0, 8);
+  const [wl, target] = await insertRows<{ id: string; slug: string; name: string }>('lists', [
+    {
+      slug: `wl-${tag}`,
+      name: `Beta ${tag}`,
+      visibility: 'public',
+      optin: 'double',
+      waitlist: true,
+    },
+    { slug: `users-${tag}`, name: `Users ${tag}`, visibility: 'private', optin: 'single' },
+  ]);
+  const people: Person[] = [];
+  for (let i = 0; i < n; i++) {
+    const [p] = await insertRows<Person>('subscribers', [
+      { email: `p${i}-${tag}@example.com`, name: `Person ${i}` },
+    ]);
+    await insertRows('subscriptions', [
+      { subscriber_id: p!.id, list_id: wl!.id, status: 'confirmed' },
+    ]);
+    const { rows } = await sql('select referral_code from public.subscribers where id = $1', [
+      p!.id,
+    ]);
+    people.push({ ...p!, referral_code: rows[0].referral_code });
+  }
+  return { wl: wl!, target: target!, people };
+}
+
+test('an admin sees the line in rank order, searches, and lets the top 2 in; places move live', async ({
+  page,
+  browser,
+}) => {
+  const { wl, target, people } = await arrange(4);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, `/admin/waitlists/?list=${wl.slug}`);
+  await expect(page.getByRole('heading', { name: `${wl.name}: 4 in line` })).toBeVisible();
+  const places = page.getByTestId('waitlist-place');
+  await expect(places).toHaveText(['#1', '#2', '#3', '#4']);
+  await expect(page.getByRole('row').nth(1)).toContainText(people[0]!.email);
+
+  await page.getByLabel('Search the line').fill(people[2]!.email.slice(0, 4));
+  await expect(places).toHaveText(['#3']);
+  await page.getByLabel('Search the line').fill('');
+  await expect(places).toHaveCount(4);
+  await screenshotsAtBothWidths(page, 'waitlists');
+
+  // The fourth person watches their public place page meanwhile.
+  const publicContext = await browser.newContext();
+  const watcher = await publicContext.newPage();
+  await watcher.goto(`/waitlist/?code=${people[3]!.referral_code}&list=${wl.slug}`);
+  await expect(watcher.getByTestId('waitlist-position')).toHaveText('#4');
+
+  await page.getByRole('button', { name: 'Let in…' }).click();
+  const dialog = page.getByRole('dialog', { name: `Let people in from ${wl.name}` });
+  await dialog.getByLabel('How many from the top of the line').fill('2');
+  await dialog.getByLabel('Move them to').selectOption({ label: target.name });
+  await expect(dialog).toContainText(`leave ${wl.name}`);
+  await expect(dialog).toContainText('No email is sent');
+  await expectNoAxeViolations(page, 'let in dialog');
+  await screenshotsAtBothWidths(page, 'waitlists-let-in');
+  await dialog.getByRole('button', { name: 'Let in', exact: true }).click();
+
+  await expect(page.getByText(`2 let in to ${target.name}.`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: `${wl.name}: 2 in line` })).toBeVisible();
+  await expect(places).toHaveText(['#1', '#2']);
+  await expect(page.getByRole('row').nth(1)).toContainText(people[2]!.email);
+  // Live on the public page too, without a reload.
+  await expect(watcher.getByTestId('waitlist-position')).toHaveText('#2');
+  await publicContext.close();
+
+  // Chosen people: tick the last one and let them in.
+  await page.getByRole('checkbox', { name: `Select ${people[3]!.email}` }).check();
+  await page.getByRole('button', { name: 'Let in 1 selected' }).click();
+  await expect(dialog).toContainText('The person you selected is let in.');
+  await dialog.getByRole('button', { name: 'Let in', exact: true }).click();
+  await expect(places).toHaveText(['#1']);
+});
+
+test('a viewer reads the line but has no Let in', async ({ page }) => {
+  const { wl } = await arrange(1);
+  const viewer = await createTeamUser('viewer');
+  await signInWithPassword(page, viewer, `/admin/waitlists/?list=${wl.slug}`);
+  await expect(page.getByRole('heading', { name: `${wl.name}: 1 in line` })).toBeVisible();
+  await expect(page.getByText('Admins and owners can let people in.')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Let in/ })).toHaveCount(0);
+  await expect(page.getByRole('checkbox')).toHaveCount(0);
+});
