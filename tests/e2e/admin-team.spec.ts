@@ -68,6 +68,10 @@ test('the owner invites an editor, who signs in from the email and cannot change
   const row = page.getByRole('row', { name: new RegExp(email) });
   await expect(row.getByRole('combobox', { name: `Role of ${email}` })).toHaveValue('editor');
   await expect(row).toContainText(owner.email);
+  // Until they first sign in, they show as invited, with resend and revoke instead of remove.
+  await expect(row.getByText('Invited', { exact: true })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Resend the invite to ${email}` })).toBeVisible();
+  await expect(row.getByRole('button', { name: `Remove ${email}` })).toHaveCount(0);
 
   // The function's 409 (already on the team) appears at the email field.
   await invite.getByLabel('Invite by email').fill(email);
@@ -92,6 +96,11 @@ test('the owner invites an editor, who signs in from the email and cannot change
   await expectNoAxeViolations(editor, 'editor settings');
   await screenshotsAtBothWidths(editor, 'settings-editor');
 
+  // Signed in now: the owner's list shows the joining day and Remove, no longer Invited.
+  await page.reload();
+  await expect(row.getByText('Invited', { exact: true })).toHaveCount(0);
+  await expect(row.getByRole('button', { name: `Remove ${email}` })).toBeVisible();
+
   // The owner makes them a viewer, then removes them; the editor's next visit finds no access.
   await row.getByRole('combobox', { name: `Role of ${email}` }).selectOption('viewer');
   await expect(row.getByRole('combobox', { name: `Role of ${email}` })).toHaveValue('viewer');
@@ -103,4 +112,39 @@ test('the owner invites an editor, who signs in from the email and cannot change
   await editor.goto('/admin/settings/');
   await expect(editor.getByRole('heading', { name: 'No access' })).toBeVisible();
   await editorContext.close();
+});
+
+test('the owner resends and revokes an open invite; the revoked link signs nobody in', async ({
+  page,
+  browser,
+}) => {
+  const owner = await createTeamUser('owner');
+  const email = uniqueEmail('invitee');
+  await signInWithPassword(page, owner, '/admin/settings/');
+  const invite = page.getByRole('form', { name: 'Invite a member' });
+  await invite.getByLabel('Invite by email').fill(email);
+  await invite.getByLabel('Role').selectOption('viewer');
+  await invite.getByRole('button', { name: 'Send invite' }).click();
+  const row = page.getByRole('row', { name: new RegExp(email) });
+  await expect(row.getByText('Invited', { exact: true })).toBeVisible();
+  const link = await waitForAuthLink(email, 1);
+
+  await row.getByRole('button', { name: `Resend the invite to ${email}` }).click();
+  await expect(page.getByText(`The invite was sent to ${email} again.`)).toBeVisible();
+  await waitForAuthLink(email, 2);
+  await screenshotsAtBothWidths(page, 'settings-team-invited');
+
+  await row.getByRole('button', { name: `Revoke the invite to ${email}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Revoke the invite to ${email}?` });
+  await expectNoAxeViolations(page, 'revoke confirmation');
+  await dialog.getByRole('button', { name: 'Revoke invite' }).click();
+  await expect(page.getByText(`The invite to ${email} was revoked.`)).toBeVisible();
+  await expect(page.getByRole('row', { name: new RegExp(email) })).toHaveCount(0);
+
+  // The first invite's link no longer opens the admin.
+  const other = await browser.newContext();
+  const invitee = await other.newPage();
+  await invitee.goto(link);
+  await expect(invitee).not.toHaveURL(/\/admin\/$/);
+  await other.close();
 });

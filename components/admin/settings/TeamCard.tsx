@@ -2,7 +2,7 @@
 // the owner invites (invite-member), resends or revokes an open invite, changes roles and removes
 // members. The database keeps the last owner; its refusal is shown on the row.
 import { RotateCw, Trash2, X } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { formatDay } from '../../../lib/admin/format';
 import type { TeamMember } from '../../../lib/admin/members';
 import { useMemberWrites, useMembers } from '../../../lib/admin/use-members';
@@ -35,6 +35,11 @@ export function TeamCard() {
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const manage = can('manage-team');
   const isInvited = (m: TeamMember) => invitedIds.data?.has(m.user_id) ?? false;
+  // Whenever the team is re-read (a role change, a removal, a refocus), re-read who has signed in.
+  const { mutate: refreshInvited } = invitedIds;
+  useEffect(() => {
+    if (members.data) void refreshInvited();
+  }, [members.data, refreshInvited]);
 
   const resend = async (m: TeamMember) => {
     setNotice(null);
