@@ -58,6 +58,42 @@ void (async () => {
   },
 };
 
+// Hosted Supabase refuses outgoing connections to the SMTP ports 25 and 587 (docs:
+// functions/limits); send mail through an API or port 465/2525. Deno.connect(Tls) and node:net
+// (which npm SMTP clients use) are both refused, as PermissionDenied / EACCES.
+const BLOCKED_PORTS = new Set([25, 587]);
+const refusal = (port: unknown) =>
+  `Outgoing connections to port ${String(port)} are not allowed on Supabase Edge Functions`;
+const denoApi = Deno as unknown as Record<string, unknown> & {
+  errors: { PermissionDenied: new (message: string) => Error };
+};
+for (const name of ['connect', 'connectTls']) {
+  const real = denoApi[name] as (options: { port?: number }) => Promise<unknown>;
+  denoApi[name] = (options: { port?: number }) =>
+    BLOCKED_PORTS.has(Number(options?.port))
+      ? Promise.reject(new denoApi.errors.PermissionDenied(refusal(options.port)))
+      : real.call(Deno, options);
+}
+{
+  const net = (await import('node:net')) as unknown as {
+    Socket: { prototype: { connect(...args: unknown[]): unknown; destroy(err: Error): void } };
+  };
+  const realConnect = net.Socket.prototype.connect;
+  net.Socket.prototype.connect = function (
+    this: { destroy(err: Error): void },
+    ...args: unknown[]
+  ) {
+    // net.connect() hands Socket#connect its normalised arguments as one array [options, cb].
+    const given = Array.isArray(args[0]) ? (args[0] as unknown[])[0] : args[0];
+    const first = given as { port?: unknown } | number | string | undefined;
+    const port = typeof first === 'object' && first !== null ? first.port : first;
+    if (!BLOCKED_PORTS.has(Number(port))) return realConnect.apply(this, args);
+    const err = Object.assign(new Error(refusal(port)), { code: 'EACCES' });
+    queueMicrotask(() => this.destroy(err));
+    return this;
+  };
+}
+
 const realServe = Deno.serve.bind(Deno);
 let served = false;
 let resolvePort: (port: number) => void = () => undefined;

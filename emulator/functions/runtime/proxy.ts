@@ -46,12 +46,23 @@ function forwardedHeaders(req: Request, remoteAddress: string): Record<string, s
   return headers;
 }
 
-function toResponse(res: IncomingMessage): Response {
+/**
+ * Hosted serves a function's `text/html` answer to a GET as `text/plain` (parameters such as the
+ * charset kept), so an edge function cannot host web pages (docs: functions/limits).
+ */
+function plainInsteadOfHtml(headers: Headers, method: string): void {
+  const type = headers.get('content-type');
+  if (method !== 'GET' || !type || !/^\s*text\/html\s*(;|$)/i.test(type)) return;
+  headers.set('content-type', type.replace(/^\s*text\/html/i, 'text/plain'));
+}
+
+function toResponse(res: IncomingMessage, method: string): Response {
   const headers = new Headers();
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
     const name = res.rawHeaders[i]!;
     if (!HOP_BY_HOP.has(name.toLowerCase())) headers.append(name, res.rawHeaders[i + 1]!);
   }
+  plainInsteadOfHtml(headers, method);
   const status = res.statusCode ?? 502;
   const nullBody = status === 204 || status === 304 || (status >= 100 && status < 200);
   if (nullBody) res.resume();
@@ -76,7 +87,7 @@ export function forwardToWorker(req: Request, opts: ForwardOptions): Promise<Res
     }, opts.idleTimeoutMs);
     outgoing.on('response', (res) => {
       clearTimeout(timer);
-      resolve(toResponse(res));
+      resolve(toResponse(res, req.method));
     });
     outgoing.on('error', (err) => {
       clearTimeout(timer);
