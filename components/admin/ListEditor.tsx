@@ -1,5 +1,6 @@
 // Create/edit form for one list in a dialog: browser checks first (SPEC §5), then the database's
-// answer placed at its field; nothing typed is lost on an error.
+// answer placed at its field; nothing typed is lost on an error. Changing an existing list's slug
+// asks for a confirmation first: links and embeds with the old slug stop working (no alias kept).
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import {
   EMPTY_LIST_FORM,
@@ -33,6 +34,8 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
   const [saving, setSaving] = useState(false);
   // While creating, the slug follows the name until the user edits the slug themselves.
   const [slugTouched, setSlugTouched] = useState(false);
+  const [slugAck, setSlugAck] = useState(false);
+  const [slugAckError, setSlugAckError] = useState<string | null>(null);
   const formId = useId();
   const refs = {
     name: useRef<HTMLInputElement>(null),
@@ -46,7 +49,10 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
     setErrors({});
     setFormError(null);
     setSlugTouched(Boolean(list));
+    setSlugAck(false);
+    setSlugAckError(null);
   }, [open, list]);
+  const oldSlug = list && form.slug !== list.slug ? list.slug : null;
 
   function set<K extends keyof ListForm>(name: K, value: ListForm[K]) {
     setForm((f) => {
@@ -70,6 +76,10 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
     setErrors(found);
     if (Object.values(found).some(Boolean)) {
       focusFirst(found);
+      return;
+    }
+    if (oldSlug && !slugAck) {
+      setSlugAckError('Confirm that links with the old slug will stop working, or keep the slug.');
       return;
     }
     setSaving(true);
@@ -137,6 +147,25 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
           spellCheck={false}
           className={styles.mono}
         />
+        {oldSlug ? (
+          <div role="alert">
+            <StatusMessage tone="error">
+              Links and embeds that use the old slug <code>{oldSlug}</code> stop working: signup
+              links (<code>/?list={oldSlug}</code>), embedded forms (
+              <code>/embed/?list={oldSlug}</code>) and, on a waitlist, the referral and place links
+              already shared. The list&apos;s subscribers stay.
+            </StatusMessage>
+            <Checkbox
+              label={`Change the slug anyway; links with “${oldSlug}” break`}
+              checked={slugAck}
+              error={slugAckError}
+              onChange={(e) => {
+                setSlugAck(e.target.checked);
+                setSlugAckError(null);
+              }}
+            />
+          </div>
+        ) : null}
         <TextArea
           ref={refs.description}
           label="Description"
