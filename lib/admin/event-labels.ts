@@ -8,6 +8,7 @@ const SOURCES: Record<string, string> = {
   'one-click': 'with the one-click unsubscribe',
   preferences: 'on the preferences page',
   import: 'by a CSV import',
+  'let-in': 'when let in from the waitlist',
   seed: 'in the sample data',
   system: 'by the system',
   bounce: 'after a bounce',
