@@ -202,12 +202,12 @@ describe('errors', () => {
     expect(error!.code).toBe('anonymous_provider_disabled');
   });
 
-  it('unknown grant type → 400 invalid_credentials; unsupported features → 501', async () => {
+  it('unknown grant type → 400 invalid_credentials; SAML off → 404 (auth-disabled tests)', async () => {
     const grant = await authFetch(emu, '/token?grant_type=nope', { method: 'POST', body: {} });
     expect(grant.status).toBe(400);
     const sso = await authFetch(emu, '/sso', { method: 'POST', body: {} });
-    expect(sso.status).toBe(501);
-    expect(((await sso.json()) as { message: string }).message).toContain('SAML');
+    expect(sso.status).toBe(404);
+    expect(((await sso.json()) as { message: string }).message).toBe('SAML 2.0 is disabled');
   });
 
   it('a garbage X-Forwarded-For does not break sign-in', async () => {

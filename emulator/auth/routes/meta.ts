@@ -2,6 +2,7 @@
 import { publicJwks } from '../../keys.js';
 import { json, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
+import { requireUser } from '../principal.js';
 
 // The OAuth providers GoTrue lists in /settings; none is enabled here.
 const PROVIDERS = [
@@ -62,6 +63,23 @@ export const jwks: Handler = async (_ctx, r) => json(r, 200, { keys: await publi
 /** OAuth sign-in: no external provider is configured, so upstream's disabled-provider error. */
 export const authorize: Handler = async () => {
   throw new AuthError(400, 'provider_disabled', 'Unsupported provider: provider is not enabled');
+};
+
+// Features the CLI's default config.toml leaves off answer GoTrue's own 4xx for them, never a 5xx:
+// supabase-js retries 5xx answers, which would turn a disabled feature into a long wait.
+
+/** `/sso` and `/sso/saml/*` with `[auth.saml]` off (GoTrue's requireSAMLEnabled). */
+export const samlDisabled: Handler = async () => {
+  throw new AuthError(404, 'saml_provider_disabled', 'SAML 2.0 is disabled');
+};
+
+/**
+ * `/user/identities/*` with `enable_manual_linking = false` (GoTrue's requireManualLinkingEnabled,
+ * which runs after requireAuthentication: no valid token is still 401).
+ */
+export const manualLinkingDisabled: Handler = async (ctx, r) => {
+  await requireUser(r.req, ctx.db);
+  throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
 };
 
 export function unsupported(feature: string): Handler {

@@ -47,7 +47,10 @@ export const token: Handler = async (ctx, r) => {
   }
   if (grant === 'pkce') return pkceGrant(ctx, r, body);
   if (grant === 'id_token') throw errors.notImplemented('Sign in with ID token (OAuth providers)');
-  if (grant === 'web3') throw errors.notImplemented('Web3 sign-in');
+  // Neither [auth.web3.solana] nor [auth.web3.ethereum] is enabled (GoTrue's Web3Grant).
+  if (grant === 'web3') {
+    throw new AuthError(422, 'web3_provider_disabled', 'Web3 provider is disabled');
+  }
   throw new AuthError(400, 'invalid_credentials', 'unsupported_grant_type');
 };
 
