@@ -1,5 +1,6 @@
-// /login/: team sign-in by emailed link or code (first) or email + password, with a "check your
-// inbox" state that takes the code.
+// /login/: team sign-in by emailed link or code (first) or email + password (set in Settings →
+// Your password; "Forgot your password?" mails a recovery link), with a "check your inbox" state
+// that takes the code.
 import { KeyRound, Mail } from 'lucide-react';
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
@@ -14,6 +15,7 @@ import {
   SignInError,
   useSession,
 } from '../../lib/use-session';
+import { sendPasswordReset } from '../../lib/admin/use-team-password';
 
 /** Seconds before "Resend link" is offered again: hosted Auth refuses a second email to the same
  * address within 60 s by default (`auth.email.max_frequency`). */
@@ -43,6 +45,7 @@ export default function LoginPage() {
   const [pending, setPending] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [resent, setResent] = useState(false);
+  const [resetSentTo, setResetSentTo] = useState<string | null>(null);
   const [cooldown, startCooldown] = useCountdown();
   const emailRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -92,6 +95,27 @@ export default function LoginPage() {
         await signInWithPassword(checked.email, password);
         // The session effect above navigates once onAuthStateChange reports it.
       }
+    } catch (error) {
+      fail(error);
+    } finally {
+      setPending(false);
+    }
+  }
+
+  async function forgotPassword() {
+    if (pending) return;
+    setEmailError(null);
+    setFormError(null);
+    const checked = checkEmail(email);
+    if (!checked.ok) {
+      setEmailError('Enter your email address, then ask for the reset link.');
+      emailRef.current?.focus();
+      return;
+    }
+    setPending(true);
+    try {
+      await sendPasswordReset(checked.email);
+      setResetSentTo(checked.email);
     } catch (error) {
       fail(error);
     } finally {
@@ -149,7 +173,7 @@ export default function LoginPage() {
       <p className={styles.lead}>
         {mode === 'link'
           ? 'For the team. We email you a link and a code that sign you in, no password needed.'
-          : 'For the team. Sign in with your email address and password.'}
+          : 'For the team. Sign in with the password you set in Settings → Your password.'}
       </p>
       <form className={styles.form} onSubmit={submit} noValidate>
         <TextField
@@ -176,6 +200,17 @@ export default function LoginPage() {
             onChange={(e) => setPassword(e.target.value)}
             readOnly={pending}
           />
+        ) : null}
+        {mode === 'password' ? (
+          <Button variant="ghost" size="sm" onClick={() => void forgotPassword()}>
+            Forgot your password?
+          </Button>
+        ) : null}
+        {resetSentTo && mode === 'password' ? (
+          <StatusMessage tone="success">
+            If {resetSentTo} is on the team, we emailed a link. Open it in this browser: it signs
+            you in and opens Settings, where you set a new password.
+          </StatusMessage>
         ) : null}
         {formError ? <StatusMessage tone="error">{formError}</StatusMessage> : null}
         <Button

@@ -1,6 +1,7 @@
 // `/admin/settings/`: site and sender settings (owner edits, others read) and the team.
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import { SettingsForm } from '../../../components/admin/settings/SettingsForm';
+import { PasswordCard } from '../../../components/admin/settings/PasswordCard';
 import { TeamCard } from '../../../components/admin/settings/TeamCard';
 import styles from '../../../components/admin/settings/Settings.module.css';
 import { ErrorState, LoadingState } from '../../../components/ui';
@@ -28,6 +29,7 @@ function SettingsView() {
     <div className={styles.page}>
       {form}
       <TeamCard />
+      <PasswordCard />
     </div>
   );
 }
