@@ -197,7 +197,17 @@ export function useImportLive(id: string | null, listen: boolean) {
         // Other members' imports are heard too: only the one this dialog follows counts.
         if (!followed || !concerns(message, followed)) return;
         lastChange.current = Date.now();
-        void mutate(importKey(followed));
+        // The message carries the counters as the batch committed them: drawn as they come (a
+        // read would miss a step when batches commit close together); the row is read again
+        // when the import ends (errors and final counts from the table).
+        const next = message.payload.imports?.find((i) => i.id === followed) as
+          Partial<ImportView> | undefined;
+        if (!next) return void mutate(importKey(followed));
+        void mutate<ImportView | null>(
+          importKey(followed),
+          (old) => (old ? { ...old, ...next } : old),
+          { revalidate: !next.status || next.status === 'done' || next.status === 'failed' },
+        );
       },
       onJoin: () => {
         if (current.current) void mutate(importKey(current.current));

@@ -12,8 +12,11 @@ export type TeamTopic = 'team:audience' | 'team:campaigns' | 'team:imports';
 
 export interface TeamMessage {
   event: string;
-  /** `ids`: the campaigns or imports a statement changed, or null when it changed over 100. */
-  payload: { op?: string; ids?: string[] | null };
+  /**
+   * `ids`: the campaigns or imports a statement changed, or null when it changed over 100;
+   * `imports` (team:imports): their progress counters, so no batch's step is missed.
+   */
+  payload: { op?: string; ids?: string[] | null; imports?: Array<{ id: string }> | null };
 }
 
 export interface TeamListener {

@@ -93,7 +93,12 @@ describe('private team topics', () => {
     );
     expect(await heard.next((m) => m.topic === 'team:imports')).toMatchObject({
       event: 'changed',
-      payload: { op: 'insert', ids: [created!.id] },
+      payload: {
+        op: 'insert',
+        ids: [created!.id],
+        // Its progress, so the dialog draws each batch as it commits.
+        imports: [{ id: created!.id, status: 'queued', processed_rows: 0 }],
+      },
     });
   });
 
