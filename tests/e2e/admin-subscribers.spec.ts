@@ -1,6 +1,7 @@
 // /admin/subscribers/ and /admin/subscribers/view/ in Chromium against the e2e emulator: search,
-// filters, keyset pages forwards and back, bulk blocklist and delete, add one, view one, what a
-// viewer may not do, axe checks and screenshots at desktop and phone widths.
+// filters, keyset pages forwards and back, bulk blocklist and delete, a bulk action on every match
+// of a filter, add one, view and edit one, what a viewer may not do, axe checks and screenshots at
+// desktop and phone widths.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -24,6 +25,8 @@ const summary = (page: Page) => page.getByRole('navigation', { name: 'Pages' });
 test('an admin searches, filters, pages forwards and back, and blocklists in bulk', async ({
   page,
 }) => {
+  // Many steps, each a round trip to a shared, busy machine: three times the default timeout.
+  test.slow();
   const tag = randomUUID().slice(0, 8);
   await seedSubscribers(tag);
   const admin = await createTeamUser('admin');
@@ -61,7 +64,12 @@ test('an admin searches, filters, pages forwards and back, and blocklists in bul
   );
   await expectNoAxeViolations(page, 'selection');
   await screenshotsAtBothWidths(page, 'subscribers');
-  await page.getByRole('button', { name: 'Blocklist' }).click();
+  await page.getByLabel('Action').selectOption('blocklist');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await page
+    .getByRole('dialog', { name: 'Blocklist 2 subscribers?' })
+    .getByRole('button', { name: 'Blocklist' })
+    .click();
   await expect(
     page.getByRole('status').filter({ hasText: '2 subscribers blocklisted.' }),
   ).toBeVisible();
@@ -71,7 +79,81 @@ test('an admin searches, filters, pages forwards and back, and blocklists in bul
   await expect(table(page).getByText('blocklisted')).toHaveCount(2);
   // Admins may not delete subscriber data: the control is not offered.
   await page.getByLabel(`Select s01-${tag}@example.com`).check();
-  await expect(page.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+  await expect(page.getByLabel('Action').locator('option', { hasText: 'Delete' })).toHaveCount(0);
+});
+
+test('an admin adds every subscriber matching a filter to a list, counted before, in batches', async ({
+  page,
+}) => {
+  // Many steps, each a round trip to a shared, busy machine: three times the default timeout.
+  test.slow();
+  const tag = randomUUID().slice(0, 8);
+  await seedSubscribers(tag);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, '/admin/subscribers/');
+  await page.getByLabel('Search').fill(tag);
+  await expect(summary(page)).toContainText('1–50 of 60 matching subscribers');
+  await page.getByLabel('Select all subscribers on this page').check();
+  await page.getByRole('button', { name: 'Select all 60 matching subscribers' }).click();
+  const bar = page.getByRole('group', { name: 'Bulk actions' });
+  await expect(bar).toContainText('All 60 matching subscribers selected');
+  await bar.getByLabel('Action').selectOption('add');
+  await expect(bar.getByRole('button', { name: 'Apply' })).toBeDisabled();
+  await bar.getByLabel('List').selectOption({ label: 'The newsletter' });
+  await bar.getByRole('button', { name: 'Apply' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add 60 subscribers to The newsletter?' });
+  await expectNoAxeViolations(page, 'bulk confirmation');
+  await screenshotsAtBothWidths(page, 'subscribers-bulk-all');
+  await dialog.getByRole('button', { name: 'Add to a list' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: '60 subscribers added to The newsletter.' }),
+  ).toBeVisible();
+  // All 60, not only the 50 on the page: the list filter finds every one.
+  await page.getByLabel('List', { exact: true }).first().selectOption({ label: 'The newsletter' });
+  await expect(summary(page)).toContainText('of 60 matching subscribers');
+  await page.goto(`/admin/subscribers/?q=s60-${tag}`);
+  await expect(summary(page)).toContainText('1–1 of 1 matching subscribers');
+  await page.getByRole('link', { name: `s60-${tag}@example.com` }).click();
+  await expect(page.getByText('Subscribed to The newsletter').first()).toBeVisible();
+});
+
+test('an admin edits name, email, typed attributes and notes, and the history says who', async ({
+  page,
+}) => {
+  // Many steps, each a round trip to a shared, busy machine: three times the default timeout.
+  test.slow();
+  const tag = randomUUID().slice(0, 8);
+  const [first] = await seedSubscribers(tag);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, `/admin/subscribers/view/?id=${first!.id}`);
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const form = page.locator('form');
+  await form.getByLabel('Email').fill(`  Renamed-${tag}@Example.com `);
+  await form.getByLabel(/^Name/).fill('Ada Lovelace');
+  await form.getByRole('button', { name: 'Add attribute' }).click();
+  await form.getByLabel('Attribute name').last().fill('seats');
+  await form.getByLabel('Type').last().selectOption('number');
+  await form.getByLabel('Value').last().fill('many');
+  await form.getByLabel('Internal notes').fill('Met at the conference.');
+  await form.getByRole('button', { name: 'Save changes' }).click();
+  await expect(form.getByText('Enter a number.')).toBeVisible();
+  await form.getByLabel('Value').last().fill('12');
+  // Raw JSON shows the same object; back to rows keeps it.
+  await form.getByRole('button', { name: 'Edit as JSON' }).click();
+  await expect(form.getByLabel('Attributes (JSON object)')).toHaveValue(/"seats": 12/);
+  await expectNoAxeViolations(page, 'edit form');
+  await screenshotsAtBothWidths(page, 'subscriber-edit');
+  await form.getByRole('button', { name: 'Edit as rows' }).click();
+  await form.getByRole('button', { name: 'Save changes' }).click();
+
+  await expect(page.getByText('Saved. The change is in the history.')).toBeVisible();
+  await expect(page.getByRole('heading', { name: `renamed-${tag}@example.com` })).toBeVisible();
+  await expect(page.getByText('Met at the conference.').first()).toBeVisible();
+  const change = page.getByRole('listitem').filter({ hasText: 'Details changed' }).first();
+  await expect(change).toContainText(`by ${admin.email}`);
+  await expect(change).toContainText('Name: Person 1 → Ada Lovelace');
+  await expect(change).toContainText(`Email: s01-${tag}@example.com → renamed-${tag}@example.com`);
+  await expect(change).toContainText('"seats":12');
 });
 
 test('an admin adds a subscriber, sees the duplicate refused at the field, and views them', async ({
@@ -146,7 +228,8 @@ test('the owner deletes in bulk after confirming, and a subscriber page exports 
   await page.getByLabel('Search').fill(tag);
   await expect(summary(page)).toContainText('of 60 matching');
   await page.getByLabel('Select all subscribers on this page').check();
-  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByLabel('Action').selectOption('delete');
+  await page.getByRole('button', { name: 'Apply' }).click();
   const confirm = page.getByRole('dialog', { name: 'Delete 50 subscribers?' });
   await expectNoAxeViolations(page, 'delete confirmation');
   await confirm.getByRole('button', { name: 'Delete' }).click();
