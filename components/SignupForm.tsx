@@ -21,6 +21,8 @@ export interface SignupFormProps {
   /** Subscribe to this list only and show no checkboxes (the embed page). */
   onlyList?: string;
   onSubscribed?: (status: Success['status']) => void;
+  /** The submit button's text (the embed's `?button=`). */
+  buttonLabel?: string;
 }
 
 export default function SignupForm({
@@ -29,6 +31,7 @@ export default function SignupForm({
   referral,
   onlyList,
   onSubscribed,
+  buttonLabel = 'Subscribe',
 }: SignupFormProps) {
   const id = useId();
   const ids = {
@@ -256,7 +259,7 @@ export default function SignupForm({
       )}
 
       <button type="submit" className={styles.button} disabled={pending} aria-busy={pending}>
-        <span>Subscribe</span>
+        <span>{buttonLabel}</span>
         {pending ? (
           <LoaderCircle className={styles.spinner} aria-hidden="true" />
         ) : (

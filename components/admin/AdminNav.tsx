@@ -10,6 +10,7 @@ export const ADMIN_NAV = [
   { href: '/admin/', label: 'Dashboard' },
   { href: '/admin/subscribers/', label: 'Subscribers' },
   { href: '/admin/lists/', label: 'Lists' },
+  { href: '/admin/share/', label: 'Share & embed' },
   { href: '/admin/campaigns/', label: 'Campaigns' },
   { href: '/admin/media/', label: 'Media' },
   { href: '/admin/settings/', label: 'Settings' },

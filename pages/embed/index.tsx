@@ -1,9 +1,12 @@
-// `/embed/?list=<slug>`: the signup form alone, for an iframe on another site: no site header or
-// footer, a transparent page, and subscriptions to that one list only.
+// `/embed/?list=<slug>&button=<text>&theme=auto|light|dark`: the signup form alone, for an iframe
+// on another site: no site header or footer, a transparent page, subscriptions to that one list
+// only, and its height posted to the host page (useReportHeight) so the iframe fits it.
 import Head from 'next/head';
 import { CircleAlert, LoaderCircle } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import SignupForm from '../../components/SignupForm';
+import { parseButtonText, parseTheme } from '../../components/embed/options';
+import { useReportHeight } from '../../components/embed/useReportHeight';
 import styles from '../../styles/Embed.module.css';
 import { usePublicLists } from '../../lib/use-public-lists';
 import { siteTitle } from '../../lib/site';
@@ -13,6 +16,10 @@ import RetryButton from '../../components/public/RetryButton';
 
 export default function EmbedPage() {
   const slug = useSearchParam('list');
+  const button = useSearchParam('button');
+  const theme = parseTheme(useSearchParam('theme').value);
+  const main = useRef<HTMLElement>(null);
+  useReportHeight(main);
   const { lists, error, retry } = usePublicLists();
   const { site } = usePublicSettings();
   const list = lists?.find((l) => l.slug === slug.value);
@@ -48,7 +55,11 @@ export default function EmbedPage() {
       <>
         <h1 className={styles.title}>{list.name}</h1>
         {list.description && <p className={styles.description}>{list.description}</p>}
-        <SignupForm lists={[list]} onlyList={list.slug} />
+        <SignupForm
+          lists={[list]}
+          onlyList={list.slug}
+          buttonLabel={parseButtonText(button.value)}
+        />
       </>
     );
   }
@@ -65,7 +76,13 @@ export default function EmbedPage() {
           background: transparent;
         }
       `}</style>
-      <main className={styles.embed}>{content}</main>
+      <main
+        ref={main}
+        className={`${styles.embed} ${theme === 'auto' ? '' : styles[theme]}`}
+        data-theme={theme}
+      >
+        {content}
+      </main>
     </>
   );
 }
