@@ -8,11 +8,16 @@ import { supabase } from '../supabase';
 import { queryKey, unwrap, useQuery } from '../use-query';
 import { MEMBERS_KEY } from './use-members';
 
-export const SIGN_INS_KEY = queryKey('admin/team-sign-ins');
+const isSignInsKey = (key: unknown) =>
+  typeof key === 'string' && key.startsWith('admin/team-sign-ins');
 
-/** The user ids of members whose invite is still open (never signed in nor confirmed). */
-export function useInvitedIds() {
-  return useQuery<Set<string>>(SIGN_INS_KEY, async () => {
+/**
+ * The user ids of members whose invite is still open (never signed in nor confirmed). Keyed by
+ * the team's member ids, so a new invite or a removal is read at once.
+ */
+export function useInvitedIds(memberIds: string[] | null) {
+  const key = memberIds ? queryKey('admin/team-sign-ins', { ids: memberIds.join(',') }) : null;
+  return useQuery<Set<string>>(key, async () => {
     const rows = unwrap(await supabase.rpc('team_sign_ins')) as
       { user_id: string; invited: boolean }[] | null;
     return {
@@ -38,7 +43,7 @@ export function useOpenInvites() {
         return outcome.ok ? { ok: true } : { ok: false, message: outcome.message };
       } finally {
         setPendingId(null);
-        await Promise.all([mutate(MEMBERS_KEY), mutate(SIGN_INS_KEY)]);
+        await Promise.all([mutate(MEMBERS_KEY), mutate(isSignInsKey)]);
       }
     },
     [],

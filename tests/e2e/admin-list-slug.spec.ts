@@ -6,6 +6,7 @@ import { createTeamUser, insertRows, signInWithPassword } from './team';
 import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 test('a slug change is confirmed first; the old slug stops working', async ({ page }) => {
+  test.setTimeout(90_000);
   const tag = randomUUID().slice(0, 8);
   const name = `Slugged ${tag}`;
   const oldSlug = `old-${tag}`;
@@ -17,8 +18,8 @@ test('a slug change is confirmed first; the old slug stops working', async ({ pa
   const dialog = page.getByRole('dialog', { name: `Edit ${name}` });
   await expect(dialog.getByRole('alert')).toHaveCount(0);
 
-  await dialog.getByLabel('Slug').fill(newSlug);
-  const warning = dialog.getByRole('alert');
+  await dialog.getByLabel('Slug', { exact: true }).fill(newSlug);
+  const warning = dialog.getByRole('alert').filter({ hasText: 'stop working' });
   await expect(warning).toContainText(`/embed/?list=${oldSlug}`);
   await expect(warning).toContainText('stop working');
   await expectNoAxeViolations(page, 'slug change warning');
@@ -31,10 +32,10 @@ test('a slug change is confirmed first; the old slug stops working', async ({ pa
   ).toBeVisible();
   await expect(dialog).toBeVisible();
   // Typing the old slug back needs no confirmation.
-  await dialog.getByLabel('Slug').fill(oldSlug);
+  await dialog.getByLabel('Slug', { exact: true }).fill(oldSlug);
   await expect(dialog.getByRole('alert')).toHaveCount(0);
 
-  await dialog.getByLabel('Slug').fill(newSlug);
+  await dialog.getByLabel('Slug', { exact: true }).fill(newSlug);
   await dialog.getByLabel(`Change the slug anyway; links with “${oldSlug}” break`).check();
   await dialog.getByRole('button', { name: 'Save changes' }).click();
   await expect(dialog).toBeHidden();

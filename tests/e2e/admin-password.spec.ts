@@ -9,6 +9,7 @@ test('a forgotten password is reset from the login page and set in Settings', as
   page,
   browser,
 }) => {
+  test.setTimeout(120_000);
   const member = await createTeamUser('editor');
   await page.goto('/login/');
   await page.getByRole('button', { name: 'Use a password instead' }).click();

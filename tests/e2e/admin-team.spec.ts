@@ -53,6 +53,7 @@ test('the owner invites an editor, who signs in from the email and cannot change
   page,
   browser,
 }) => {
+  test.setTimeout(90_000);
   const owner = await createTeamUser('owner');
   const email = uniqueEmail('editor');
   await signInWithPassword(page, owner, '/admin/settings/');
@@ -118,6 +119,7 @@ test('the owner resends and revokes an open invite; the revoked link signs nobod
   page,
   browser,
 }) => {
+  test.setTimeout(90_000);
   const owner = await createTeamUser('owner');
   const email = uniqueEmail('invitee');
   await signInWithPassword(page, owner, '/admin/settings/');

@@ -24,7 +24,13 @@ async function arrange(n: number) {
       optin: 'double',
       waitlist: true,
     },
-    { slug: `users-${tag}`, name: `Users ${tag}`, visibility: 'private', optin: 'single' },
+    {
+      slug: `users-${tag}`,
+      name: `Users ${tag}`,
+      visibility: 'private',
+      optin: 'single',
+      waitlist: false,
+    },
   ]);
   const people: Person[] = [];
   for (let i = 0; i < n; i++) {
@@ -46,6 +52,7 @@ test('an admin sees the line in rank order, searches, and lets the top 2 in; pla
   page,
   browser,
 }) => {
+  test.setTimeout(120_000);
   const { wl, target, people } = await arrange(4);
   const admin = await createTeamUser('admin');
   await signInWithPassword(page, admin, `/admin/waitlists/?list=${wl.slug}`);

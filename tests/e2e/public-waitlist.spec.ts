@@ -12,6 +12,7 @@ test('subscribe to the waitlist, confirm from the email, see the place and refer
   page,
   context,
 }, testInfo) => {
+  test.setTimeout(90_000);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const email = uniqueEmail('wait');
   await page.goto('/');
@@ -56,6 +57,7 @@ test('subscribe to the waitlist, confirm from the email, see the place and refer
 test('a friend joins through the referral link; the waitlist page updates live', async ({
   browser,
 }, testInfo) => {
+  test.setTimeout(90_000);
   const member = await browser.newPage();
   const memberEmail = uniqueEmail('member');
   await member.goto('/');

@@ -28,14 +28,14 @@ export function TeamCard() {
   const { can, member: me } = useAdmin();
   const members = useMembers();
   const writes = useMemberWrites();
-  const invitedIds = useInvitedIds();
+  const invitedIds = useInvitedIds(members.data?.map((m) => m.user_id) ?? null);
   const invites = useOpenInvites();
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const [revoking, setRevoking] = useState<TeamMember | null>(null);
   const [notice, setNotice] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const manage = can('manage-team');
   const isInvited = (m: TeamMember) => invitedIds.data?.has(m.user_id) ?? false;
-  // Whenever the team is re-read (a role change, a removal, a refocus), re-read who has signed in.
+  // Whenever the team is re-read (a role change, a refocus), re-read who has signed in.
   const { mutate: refreshInvited } = invitedIds;
   useEffect(() => {
     if (members.data) void refreshInvited();
