@@ -148,7 +148,7 @@ export function ListEditor({ open, list, onClose, onSave, onSaved }: ListEditorP
           className={styles.mono}
         />
         {oldSlug ? (
-          <div>
+          <div className={styles.form}>
             <StatusMessage tone="error">
               Links and embeds that use the old slug <code>{oldSlug}</code> stop working: signup
               links (<code>/?list={oldSlug}</code>), embedded forms (

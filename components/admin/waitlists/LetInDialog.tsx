@@ -6,6 +6,7 @@ import type { ListWithCounts } from '../../../lib/admin/lists';
 import { LET_IN_MAX, type LetInWho } from '../../../lib/admin/use-waitlist-admin';
 import { formatCount } from '../../../lib/admin/format';
 import { Button, Dialog, SelectField, StatusMessage, TextField } from '../../ui';
+import styles from '../ListEditor.module.css';
 
 export function LetInDialog({
   open,
@@ -59,7 +60,7 @@ export function LetInDialog({
 
   return (
     <Dialog open={open} title={`Let people in from ${waitlist.name}`} onClose={onClose} busy={busy}>
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <form className={styles.form} onSubmit={(e) => void submit(e)} noValidate>
         {chosen.length > 0 ? (
           <p>
             {chosen.length === 1 ? (
