@@ -127,6 +127,22 @@ async function outcome(res: Response, timing: HookTiming): Promise<'done' | 'ret
 }
 
 /**
+ * Starts the emulator's own function behind a local hook before hosted's deadline runs. Hosted
+ * Edge Functions are bundled at deploy time and start in well under a second; here a function's
+ * first request launches Deno and loads its modules, which on a busy machine alone can pass the
+ * 5 s that hosted Auth gives the hook's answer. Any answer (OPTIONS is CORS's preflight) will do.
+ */
+async function warmLocalFunction(url: string, gatewayUrl: string): Promise<void> {
+  if (!url.startsWith(`${gatewayUrl}/functions/v1/`)) return;
+  try {
+    const res = await fetch(url, { method: 'OPTIONS', signal: AbortSignal.timeout(60_000) });
+    await res.arrayBuffer();
+  } catch {
+    // Unreachable or slow: the real call below reports it as hosted Auth would.
+  }
+}
+
+/**
  * POSTs `payload` to the hook, signed with every secret (a fresh webhook-id and timestamp per
  * attempt), within one deadline for all attempts. A network failure is tried again after the
  * backoff; a timeout is 422 hook_timeout, the last failed attempt 422 hook_timeout_after_retry.
@@ -145,6 +161,7 @@ export async function callSendEmailHook(
       'Postgres-function Send Email hooks are not implemented by the Postbox emulator (see emulator/README.md)',
     );
   }
+  await warmLocalFunction(url, gatewayUrl);
   const body = JSON.stringify(payload);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timing.timeoutMs);
