@@ -122,12 +122,13 @@ describe('POST: saving the form', () => {
       [who.id],
     );
     expect(row!.name).toBe('Ada Byron');
-    // No event type exists for a name change, so only the subscriptions write history.
+    // Each subscription change, and the name change as one 'updated' event.
     expect(await eventsOf(who)).toEqual([
       { type: 'confirmed', list: 'early-access', source: 'preferences' },
       { type: 'unsubscribed', list: 'newsletter', source: 'preferences' },
       { type: 'subscribed', list: 'product-updates', source: 'preferences' },
       { type: 'confirmed', list: 'product-updates', source: 'preferences' },
+      { type: 'updated', list: null, source: 'preferences' },
     ]);
   });
 

@@ -180,7 +180,10 @@ describe('subscription rules, as an admin through the API', () => {
         },
       ]),
     );
-    expect(added).toHaveLength(2);
+    // One unsubscribe per subscription that changed, and the edit itself (enabled → blocklisted).
+    expect(added.filter((e) => e.type === 'unsubscribed')).toHaveLength(2);
+    expect(added.filter((e) => e.type === 'updated')).toHaveLength(1);
+    expect(added).toHaveLength(3);
   });
 
   it("deleting a subscriber (owner) removes their history and leaves one anonymous 'deleted' event", async () => {
