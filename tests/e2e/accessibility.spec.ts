@@ -43,6 +43,8 @@ test('referral link on the home page', async ({ page }) => {
 });
 
 test('public pages without a valid link', async ({ page }) => {
+  // Seven pages, each loaded and scanned by axe.
+  test.slow();
   for (const [path, heading] of [
     ['/confirm/?token=x.y', 'This link is not valid'],
     ['/confirm/', 'This link is incomplete'],
