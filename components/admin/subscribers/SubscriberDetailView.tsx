@@ -160,7 +160,9 @@ export function SubscriberDetailView({ id }: { id: string }) {
         <StatusMessage tone="error">{setStatus.error.message}</StatusMessage>
       ) : null}
       <div className={styles.columns}>
-        <SubscriberDetailsCard key={detail.updated_at} detail={detail} />
+        {/* Keyed by the subscriber, not its version: a re-read after a save (or another member's
+            change) keeps the "Saved" note and any edit in progress; Edit starts from the latest. */}
+        <SubscriberDetailsCard key={detail.id} detail={detail} />
         <SubscriptionsCard subscriber={detail} lists={lists.data ?? []} />
       </div>
       <HistoryCard subscriberId={detail.id} listNames={listNames} />
