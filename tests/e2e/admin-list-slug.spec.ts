@@ -2,8 +2,14 @@
 // the old slug break and saves only once that is confirmed; the old embed link then finds no list.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
+import { sql } from './browser-client';
 import { createTeamUser, insertRows, signInWithPassword } from './team';
 import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
+
+const madeLists: string[] = [];
+test.afterEach(async () => {
+  await sql('delete from public.lists where id = any($1::uuid[])', [madeLists.splice(0)]);
+});
 
 test('a slug change is confirmed first; the old slug stops working', async ({ page }) => {
   test.setTimeout(90_000);
@@ -11,7 +17,11 @@ test('a slug change is confirmed first; the old slug stops working', async ({ pa
   const name = `Slugged ${tag}`;
   const oldSlug = `old-${tag}`;
   const newSlug = `new-${tag}`;
-  await insertRows('lists', [{ slug: oldSlug, name, visibility: 'public', optin: 'single' }]);
+  const [list] = await insertRows<{ id: string }>('lists', [
+    { slug: oldSlug, name, visibility: 'public', optin: 'single' },
+  ]);
+  // A public list would show on the home page of later specs: gone when this test ends.
+  madeLists.push(list!.id);
   const admin = await createTeamUser('admin');
   await signInWithPassword(page, admin, '/admin/lists/');
   await page.getByRole('button', { name: `Edit ${name}` }).click();

@@ -13,6 +13,12 @@ interface Person {
   referral_code: string;
 }
 
+// The lists a test made: public ones would otherwise show on the home page of later specs.
+const madeLists: string[] = [];
+test.afterEach(async () => {
+  await sql('delete from public.lists where id = any($1::uuid[])', [madeLists.splice(0)]);
+});
+
 /** A waitlist with `n` confirmed people (the first confirmed first) and a target list. */
 async function arrange(n: number) {
   const tag = randomUUID().slice(0, 8);
@@ -32,6 +38,7 @@ async function arrange(n: number) {
       waitlist: false,
     },
   ]);
+  madeLists.push(wl!.id, target!.id);
   const people: Person[] = [];
   for (let i = 0; i < n; i++) {
     const [p] = await insertRows<Person>('subscribers', [
