@@ -393,6 +393,39 @@ export type Database = {
         }
         Relationships: []
       }
+      subscriber_tags: {
+        Row: {
+          created_at: string
+          subscriber_id: string
+          tag_id: string
+        }
+        Insert: {
+          created_at?: string
+          subscriber_id: string
+          tag_id: string
+        }
+        Update: {
+          created_at?: string
+          subscriber_id?: string
+          tag_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "subscriber_tags_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "subscriber_tags_tag_id_fkey"
+            columns: ["tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       subscribers: {
         Row: {
           attributes: Json
@@ -484,6 +517,24 @@ export type Database = {
             referencedColumns: ["id"]
           },
         ]
+      }
+      tags: {
+        Row: {
+          created_at: string
+          id: string
+          name: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          name: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          name?: string
+        }
+        Relationships: []
       }
     }
     Views: {
