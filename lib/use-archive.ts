@@ -38,13 +38,16 @@ export function useArchivePage(position: ArchivePosition | null): {
   };
 }
 
+/** SWR key of the home page's latest issues (also filled at build time, lib/build/public-props.ts). */
+export const LATEST_ISSUES_KEY = queryKey('archive/latest');
+
 /** The newest few issues for the home page. */
 export function useLatestIssues(): {
   issues: ArchiveSummary[] | undefined;
   error: QueryError | undefined;
   retry: () => void;
 } {
-  const { data, error, mutate } = useQuery(queryKey('archive/latest'), () =>
+  const { data, error, mutate } = useQuery(LATEST_ISSUES_KEY, () =>
     supabase.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
   );
   // The function answers one row more than asked, to tell whether more exist.
