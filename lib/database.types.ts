@@ -16,6 +16,311 @@ export type Database = {
   }
   public: {
     Tables: {
+      automation_enrolments: {
+        Row: {
+          attempts: number
+          automation_id: string
+          claim_token: string | null
+          claimed_at: string | null
+          due_at: string
+          enrolled_at: string
+          exit_reason: string | null
+          finished_at: string | null
+          last_error: string | null
+          round: number
+          state: string
+          step_id: string | null
+          subscriber_id: string
+          updated_at: string
+        }
+        Insert: {
+          attempts?: number
+          automation_id: string
+          claim_token?: string | null
+          claimed_at?: string | null
+          due_at: string
+          enrolled_at?: string
+          exit_reason?: string | null
+          finished_at?: string | null
+          last_error?: string | null
+          round?: number
+          state?: string
+          step_id?: string | null
+          subscriber_id: string
+          updated_at?: string
+        }
+        Update: {
+          attempts?: number
+          automation_id?: string
+          claim_token?: string | null
+          claimed_at?: string | null
+          due_at?: string
+          enrolled_at?: string
+          exit_reason?: string | null
+          finished_at?: string | null
+          last_error?: string | null
+          round?: number
+          state?: string
+          step_id?: string | null
+          subscriber_id?: string
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "automation_enrolments_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automation_report"
+            referencedColumns: ["automation_id"]
+          },
+          {
+            foreignKeyName: "automation_enrolments_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automations"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_enrolments_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "automation_step_report"
+            referencedColumns: ["step_id"]
+          },
+          {
+            foreignKeyName: "automation_enrolments_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "automation_steps"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_enrolments_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      automation_sends: {
+        Row: {
+          attempts: number
+          automation_id: string
+          created_at: string
+          last_error: string | null
+          message_id: string | null
+          round: number
+          sent_at: string | null
+          status: string
+          step_id: string
+          subscriber_id: string
+        }
+        Insert: {
+          attempts: number
+          automation_id: string
+          created_at?: string
+          last_error?: string | null
+          message_id?: string | null
+          round: number
+          sent_at?: string | null
+          status: string
+          step_id: string
+          subscriber_id: string
+        }
+        Update: {
+          attempts?: number
+          automation_id?: string
+          created_at?: string
+          last_error?: string | null
+          message_id?: string | null
+          round?: number
+          sent_at?: string | null
+          status?: string
+          step_id?: string
+          subscriber_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "automation_sends_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automation_report"
+            referencedColumns: ["automation_id"]
+          },
+          {
+            foreignKeyName: "automation_sends_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automations"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_sends_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "automation_step_report"
+            referencedColumns: ["step_id"]
+          },
+          {
+            foreignKeyName: "automation_sends_step_id_fkey"
+            columns: ["step_id"]
+            isOneToOne: false
+            referencedRelation: "automation_steps"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_sends_subscriber_id_fkey"
+            columns: ["subscriber_id"]
+            isOneToOne: false
+            referencedRelation: "subscribers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      automation_steps: {
+        Row: {
+          automation_id: string
+          body_md: string | null
+          created_at: string
+          id: string
+          kind: string
+          list_id: string | null
+          position: number
+          preheader: string
+          rules: Json | null
+          subject: string | null
+          tag_id: string | null
+          updated_at: string
+          wait_hour: number | null
+          wait_seconds: number | null
+          wait_weekday: number | null
+        }
+        Insert: {
+          automation_id: string
+          body_md?: string | null
+          created_at?: string
+          id?: string
+          kind: string
+          list_id?: string | null
+          position: number
+          preheader?: string
+          rules?: Json | null
+          subject?: string | null
+          tag_id?: string | null
+          updated_at?: string
+          wait_hour?: number | null
+          wait_seconds?: number | null
+          wait_weekday?: number | null
+        }
+        Update: {
+          automation_id?: string
+          body_md?: string | null
+          created_at?: string
+          id?: string
+          kind?: string
+          list_id?: string | null
+          position?: number
+          preheader?: string
+          rules?: Json | null
+          subject?: string | null
+          tag_id?: string | null
+          updated_at?: string
+          wait_hour?: number | null
+          wait_seconds?: number | null
+          wait_weekday?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "automation_steps_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automation_report"
+            referencedColumns: ["automation_id"]
+          },
+          {
+            foreignKeyName: "automation_steps_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automations"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_steps_list_id_fkey"
+            columns: ["list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automation_steps_tag_id_fkey"
+            columns: ["tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      automations: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          exit_on_list_unsubscribe: boolean
+          goal_rules: Json | null
+          id: string
+          name: string
+          re_entry: boolean
+          status: string
+          trigger_kind: string
+          trigger_list_id: string | null
+          trigger_tag_id: string | null
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          exit_on_list_unsubscribe?: boolean
+          goal_rules?: Json | null
+          id?: string
+          name: string
+          re_entry?: boolean
+          status?: string
+          trigger_kind?: string
+          trigger_list_id?: string | null
+          trigger_tag_id?: string | null
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          exit_on_list_unsubscribe?: boolean
+          goal_rules?: Json | null
+          id?: string
+          name?: string
+          re_entry?: boolean
+          status?: string
+          trigger_kind?: string
+          trigger_list_id?: string | null
+          trigger_tag_id?: string | null
+          updated_at?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "automations_trigger_list_id_fkey"
+            columns: ["trigger_list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "automations_trigger_tag_id_fkey"
+            columns: ["trigger_tag_id"]
+            isOneToOne: false
+            referencedRelation: "tags"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       campaign_lists: {
         Row: {
           campaign_id: string
@@ -45,6 +350,75 @@ export type Database = {
             referencedColumns: ["id"]
           },
         ]
+      }
+      campaign_segments: {
+        Row: {
+          campaign_id: string
+          mode: string
+          segment_id: string
+        }
+        Insert: {
+          campaign_id: string
+          mode: string
+          segment_id: string
+        }
+        Update: {
+          campaign_id?: string
+          mode?: string
+          segment_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "campaign_segments_campaign_id_fkey"
+            columns: ["campaign_id"]
+            isOneToOne: false
+            referencedRelation: "campaigns"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "campaign_segments_segment_id_fkey"
+            columns: ["segment_id"]
+            isOneToOne: false
+            referencedRelation: "segments"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      campaign_templates: {
+        Row: {
+          body_md: string
+          created_at: string
+          created_by: string | null
+          description: string
+          id: string
+          name: string
+          preheader: string
+          subject: string
+          updated_at: string
+        }
+        Insert: {
+          body_md?: string
+          created_at?: string
+          created_by?: string | null
+          description?: string
+          id?: string
+          name: string
+          preheader?: string
+          subject?: string
+          updated_at?: string
+        }
+        Update: {
+          body_md?: string
+          created_at?: string
+          created_by?: string | null
+          description?: string
+          id?: string
+          name?: string
+          preheader?: string
+          subject?: string
+          updated_at?: string
+        }
+        Relationships: []
       }
       campaigns: {
         Row: {
@@ -117,6 +491,62 @@ export type Database = {
           updated_at?: string
         }
         Relationships: []
+      }
+      confirmation_sends: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          failed: number
+          finished_at: string | null
+          id: string
+          import_id: string | null
+          lease_token: string | null
+          lease_until: string | null
+          limited: number
+          sent: number
+          skipped: number
+          status: string
+          total: number | null
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          failed?: number
+          finished_at?: string | null
+          id?: string
+          import_id?: string | null
+          lease_token?: string | null
+          lease_until?: string | null
+          limited?: number
+          sent?: number
+          skipped?: number
+          status?: string
+          total?: number | null
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          failed?: number
+          finished_at?: string | null
+          id?: string
+          import_id?: string | null
+          lease_token?: string | null
+          lease_until?: string | null
+          limited?: number
+          sent?: number
+          skipped?: number
+          status?: string
+          total?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "confirmation_sends_import_id_fkey"
+            columns: ["import_id"]
+            isOneToOne: true
+            referencedRelation: "imports"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       deliveries: {
         Row: {
@@ -228,6 +658,7 @@ export type Database = {
           processed_rows: number
           resume_line: number
           resume_offset: number
+          send_confirmations: boolean
           skipped: number
           started_at: string | null
           status: string
@@ -254,6 +685,7 @@ export type Database = {
           processed_rows?: number
           resume_line?: number
           resume_offset?: number
+          send_confirmations?: boolean
           skipped?: number
           started_at?: string | null
           status?: string
@@ -280,6 +712,7 @@ export type Database = {
           processed_rows?: number
           resume_line?: number
           resume_offset?: number
+          send_confirmations?: boolean
           skipped?: number
           started_at?: string | null
           status?: string
@@ -348,8 +781,36 @@ export type Database = {
         }
         Relationships: []
       }
+      segments: {
+        Row: {
+          created_at: string
+          created_by: string | null
+          id: string
+          name: string
+          rules: Json
+          updated_at: string
+        }
+        Insert: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name: string
+          rules?: Json
+          updated_at?: string
+        }
+        Update: {
+          created_at?: string
+          created_by?: string | null
+          id?: string
+          name?: string
+          rules?: Json
+          updated_at?: string
+        }
+        Relationships: []
+      }
       settings: {
         Row: {
+          accent_color: string
           id: boolean
           logo_path: string | null
           postal_address: string
@@ -364,6 +825,7 @@ export type Database = {
           updated_at: string
         }
         Insert: {
+          accent_color?: string
           id?: boolean
           logo_path?: string | null
           postal_address?: string
@@ -378,6 +840,7 @@ export type Database = {
           updated_at?: string
         }
         Update: {
+          accent_color?: string
           id?: boolean
           logo_path?: string | null
           postal_address?: string
@@ -436,6 +899,7 @@ export type Database = {
           notes: string
           referral_code: string | null
           referred_by: string | null
+          source: string
           status: string
           updated_at: string
         }
@@ -448,6 +912,7 @@ export type Database = {
           notes?: string
           referral_code?: string | null
           referred_by?: string | null
+          source?: string
           status?: string
           updated_at?: string
         }
@@ -460,6 +925,7 @@ export type Database = {
           notes?: string
           referral_code?: string | null
           referred_by?: string | null
+          source?: string
           status?: string
           updated_at?: string
         }
@@ -538,7 +1004,59 @@ export type Database = {
       }
     }
     Views: {
-      [_ in never]: never
+      automation_report: {
+        Row: {
+          active: number | null
+          automation_id: string | null
+          completed: number | null
+          exited: number | null
+          failed: number | null
+          sent: number | null
+        }
+        Relationships: []
+      }
+      automation_step_report: {
+        Row: {
+          active: number | null
+          automation_id: string | null
+          exited: number | null
+          failed: number | null
+          sent: number | null
+          step_id: string | null
+        }
+        Insert: {
+          active?: never
+          automation_id?: string | null
+          exited?: never
+          failed?: never
+          sent?: never
+          step_id?: string | null
+        }
+        Update: {
+          active?: never
+          automation_id?: string | null
+          exited?: never
+          failed?: never
+          sent?: never
+          step_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "automation_steps_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automation_report"
+            referencedColumns: ["automation_id"]
+          },
+          {
+            foreignKeyName: "automation_steps_automation_id_fkey"
+            columns: ["automation_id"]
+            isOneToOne: false
+            referencedRelation: "automations"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Functions: {
       acquire_send_tokens: {
@@ -557,6 +1075,7 @@ export type Database = {
         }
         Returns: Json
       }
+      advance_automations: { Args: { p_limit?: number }; Returns: number }
       apply_import_batch: {
         Args: {
           p_import_id: string
@@ -587,6 +1106,7 @@ export type Database = {
           processed_rows: number
           resume_line: number
           resume_offset: number
+          send_confirmations: boolean
           skipped: number
           started_at: string | null
           status: string
@@ -670,6 +1190,14 @@ export type Database = {
           isSetofReturn: false
         }
       }
+      campaign_audience_count: {
+        Args: {
+          p_list_ids: string[]
+          p_include?: string[]
+          p_exclude?: string[]
+        }
+        Returns: number
+      }
       campaign_recipient_count: {
         Args: { p_list_ids: string[] }
         Returns: number
@@ -704,6 +1232,20 @@ export type Database = {
           list_slug: string
           referral_code: string
           standing: Json
+        }[]
+      }
+      claim_automation_batch: {
+        Args: {
+          p_limit: number
+          p_claim_timeout: unknown
+          p_claim_token: string
+        }
+        Returns: {
+          automation_id: string
+          subscriber_id: string
+          step_id: string
+          round: number
+          attempts: number
         }[]
       }
       claim_deliveries: {
@@ -774,6 +1316,7 @@ export type Database = {
           processed_rows: number
           resume_line: number
           resume_offset: number
+          send_confirmations: boolean
           skipped: number
           started_at: string | null
           status: string
@@ -797,6 +1340,43 @@ export type Database = {
       }
       count_subscribers_matching: { Args: { p_rules?: Json }; Returns: number }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
+      delete_tag: { Args: { p_tag: string }; Returns: number }
+      duplicate_campaign: {
+        Args: { p_campaign_id: string }
+        Returns: {
+          archive: boolean
+          body_html: string
+          body_md: string
+          created_at: string
+          created_by: string | null
+          deferred: number
+          failed: number
+          finished_at: string | null
+          from_email: string | null
+          from_name: string | null
+          id: string
+          name: string
+          preheader: string
+          recipients: number
+          scheduled_at: string | null
+          sent: number
+          slug: string | null
+          started_at: string | null
+          status: string
+          subject: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "campaigns"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
+      enrol_in_automation: {
+        Args: { p_automation_id: string; p_rules: Json }
+        Returns: number
+      }
       export_subscriber: { Args: { p_subscriber: string }; Returns: Json }
       export_subscribers_matching_csv: {
         Args: { p_rules: Json; p_after: string; p_limit: number }
@@ -824,6 +1404,7 @@ export type Database = {
           processed_rows: number
           resume_line: number
           resume_offset: number
+          send_confirmations: boolean
           skipped: number
           started_at: string | null
           status: string
@@ -852,6 +1433,30 @@ export type Database = {
         }
         Returns: number
       }
+      lease_confirmation_send: {
+        Args: { p_send: string; p_token: string; p_lease_seconds: number }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          failed: number
+          finished_at: string | null
+          id: string
+          import_id: string | null
+          lease_token: string | null
+          lease_until: string | null
+          limited: number
+          sent: number
+          skipped: number
+          status: string
+          total: number | null
+        }
+        SetofOptions: {
+          from: "*"
+          to: "confirmation_sends"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       let_in_from_waitlist: {
         Args: {
           p_list: string
@@ -871,6 +1476,12 @@ export type Database = {
         }[]
       }
       member_candidate: { Args: { p_email: string }; Returns: Json }
+      move_clock: { Args: { p_by: unknown }; Returns: string }
+      postbox_now: { Args: never; Returns: string }
+      preview_subscribers_matching: {
+        Args: { p_rules: Json; p_limit?: number }
+        Returns: Json
+      }
       public_settings: {
         Args: never
         Returns: {
@@ -881,6 +1492,41 @@ export type Database = {
         }[]
       }
       public_subscriber_count: { Args: never; Returns: number }
+      record_automation_sends: {
+        Args: { p_results: Json; p_max_attempts?: number }
+        Returns: Json
+      }
+      record_confirmation_batch: {
+        Args: {
+          p_send: string
+          p_token: string
+          p_sent: number
+          p_failed: number
+          p_done: boolean
+          p_release: boolean
+        }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          failed: number
+          finished_at: string | null
+          id: string
+          import_id: string | null
+          lease_token: string | null
+          lease_until: string | null
+          limited: number
+          sent: number
+          skipped: number
+          status: string
+          total: number | null
+        }
+        SetofOptions: {
+          from: "*"
+          to: "confirmation_sends"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       record_deliveries: {
         Args: { p_results: Json; p_max_attempts?: number }
         Returns: Json
@@ -895,6 +1541,10 @@ export type Database = {
         }
         Returns: boolean
       }
+      release_automation_claims: {
+        Args: { p_claim_token: string }
+        Returns: number
+      }
       release_delivery_claims: {
         Args: { p_claim_token: string }
         Returns: number
@@ -902,6 +1552,20 @@ export type Database = {
       release_import: {
         Args: { p_import_id: string; p_token: string }
         Returns: undefined
+      }
+      rename_tag: {
+        Args: { p_tag: string; p_name: string }
+        Returns: {
+          created_at: string
+          id: string
+          name: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "tags"
+          isOneToOne: true
+          isSetofReturn: false
+        }
       }
       renew_delivery_claims: {
         Args: { p_claim_token: string }
@@ -927,6 +1591,44 @@ export type Database = {
       resubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[] }
         Returns: Json
+      }
+      resume_campaign_send: {
+        Args: {
+          p_campaign_id: string
+          p_body_html: string
+          p_body_md: string
+          p_subject: string
+          p_preheader: string
+        }
+        Returns: {
+          archive: boolean
+          body_html: string
+          body_md: string
+          created_at: string
+          created_by: string | null
+          deferred: number
+          failed: number
+          finished_at: string | null
+          from_email: string | null
+          from_name: string | null
+          id: string
+          name: string
+          preheader: string
+          recipients: number
+          scheduled_at: string | null
+          sent: number
+          slug: string | null
+          started_at: string | null
+          status: string
+          subject: string
+          updated_at: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "campaigns"
+          isOneToOne: true
+          isSetofReturn: false
+        }
       }
       retry_failed_deliveries: {
         Args: { p_campaign_id: string }
@@ -954,6 +1656,30 @@ export type Database = {
             }
             Returns: number
           }
+      start_confirmation_send: {
+        Args: { p_rules: Json; p_actor: string }
+        Returns: {
+          created_at: string
+          created_by: string | null
+          failed: number
+          finished_at: string | null
+          id: string
+          import_id: string | null
+          lease_token: string | null
+          lease_until: string | null
+          limited: number
+          sent: number
+          skipped: number
+          status: string
+          total: number | null
+        }
+        SetofOptions: {
+          from: "*"
+          to: "confirmation_sends"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       start_import: {
         Args: {
           p_import_id: string
@@ -984,6 +1710,7 @@ export type Database = {
           processed_rows: number
           resume_line: number
           resume_offset: number
+          send_confirmations: boolean
           skipped: number
           started_at: string | null
           status: string
@@ -1041,6 +1768,7 @@ export type Database = {
           notes: string
           referral_code: string | null
           referred_by: string | null
+          source: string
           status: string
           updated_at: string
         }[]
@@ -1050,6 +1778,34 @@ export type Database = {
           isOneToOne: false
           isSetofReturn: true
         }
+      }
+      tag_counts: {
+        Args: never
+        Returns: {
+          id: string
+          name: string
+          created_at: string
+          subscribers: number
+        }[]
+      }
+      tag_subscribers: {
+        Args: {
+          p_action: string
+          p_tags: string[]
+          p_rules?: Json
+          p_after?: string
+          p_limit?: number
+        }
+        Returns: Json
+      }
+      take_confirmation_batch: {
+        Args: {
+          p_send: string
+          p_token: string
+          p_limit: number
+          p_lease_seconds: number
+        }
+        Returns: Json
       }
       team_sign_ins: {
         Args: never
