@@ -47,3 +47,92 @@ where subscriber_id = (select id from public.subscribers where email = 'linus@ex
 update public.subscribers set status = 'blocklisted' where email = 'spam@example.com';
 update public.subscribers set referred_by = (select id from public.subscribers where email = 'ada@example.com')
 where email = 'alan@example.com';
+
+-- Campaign templates: starting points offered by New campaign (issue 23). Each uses merge tags
+-- with defaults, so a reader without a name still reads a sensible greeting.
+insert into public.campaign_templates (name, description, subject, preheader, body_md) values
+  ('Plain newsletter',
+   'A regular issue: a short hello, a few stories and a sign-off.',
+   '{{ site.name }}: this month''s issue',
+   'Three things worth your time, in five minutes.',
+   $md$Hi {{ subscriber.first_name | default: "friend" }},
+
+Here is what happened at {{ site.name }} since the last issue.
+
+## The main story
+
+Start with the one thing you most want readers to know. Two or three short paragraphs are
+plenty: say what changed, why it matters to them, and what they can do next.
+
+## Also worth a look
+
+- **A useful link.** One sentence on why it is worth opening.
+- **Something you learned.** A tip, a number or a quote from a reader.
+- **What is coming.** A date, an event or a release to look forward to.
+
+## One question for you
+
+What would you like to read about next time? Just reply to this email: every answer is read.
+
+Thanks for reading,
+The {{ site.name }} team
+$md$),
+  ('Product update',
+   'Announce a release: what is new, what it means for the reader, and where to try it.',
+   'What''s new in {{ site.name }}',
+   'What changed, why it matters, and how to try it today.',
+   $md$Hi {{ subscriber.first_name | default: "there" }},
+
+We just shipped something we have been working on for a while, and we think you will like it.
+
+## What is new
+
+Describe the change in one or two sentences, from the reader's point of view: what can they do
+now that they could not do before?
+
+## Why we built it
+
+Many of you asked for this. Tell the short story of the problem, and how this solves it.
+
+## How to try it
+
+1. Open {{ site.name }} and sign in.
+2. Find the new feature where it lives.
+3. Tell us what you think: reply to this email.
+
+## Also fixed
+
+- A smaller improvement people will notice.
+- A bug fix, in plain words.
+
+Thank you for building this with us,
+The {{ site.name }} team
+$md$),
+  ('Welcome digest',
+   'A warm first email for new subscribers: what to expect, and the best of the archive.',
+   'Welcome to {{ site.name }}, {{ subscriber.first_name | default: "friend" }}',
+   'What to expect from us, and a few favourites to start with.',
+   $md$Hi {{ subscriber.first_name | default: "friend" }},
+
+Welcome to {{ site.name }}, and thank you for subscribing. Here is what to expect, and a few of
+our favourite pieces to start with.
+
+## What you will get
+
+- **One email a month**, never more, with what we built and what we learned.
+- **No tracking surprises:** you can change what you receive at any time from the
+  [preferences page]({{ preferences_url }}).
+
+## Start here
+
+1. **Our most-read issue.** A sentence on what it covers and why people liked it.
+2. **The story behind {{ site.name }}.** Why we started, in five minutes.
+3. **A practical guide.** Something the reader can use today.
+
+## Say hello
+
+Hit reply and tell us what brought you here. We read every message.
+
+See you in the next issue,
+The {{ site.name }} team
+$md$);

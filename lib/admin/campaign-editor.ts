@@ -1,8 +1,8 @@
-// Reads and writes of the campaign editor: one campaign with its lists, content and
-// list saves (drafts only, as RLS and the grants allow), the recipient count, and the actions of
-// send-campaign. They take the client so hooks pass the browser's and tests a member's.
+// Reads and writes of the campaign editor: one campaign with its lists, the first save that
+// creates it, content and list saves (drafts; paused content for admins, as RLS and the grants
+// allow), duplicate, the recipient count, and the actions of send-campaign. They take the client so hooks pass the browser's and tests a member's.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Database } from '../database.types';
+import type { Database, TablesInsert } from '../database.types';
 import {
   isRecord,
   isString,
@@ -53,23 +53,76 @@ const NOT_A_DRAFT: FieldError = {
   message: 'Only drafts can be edited. This campaign is no longer a draft.',
 };
 
-/** Saves the content columns of a draft; refuses (without writing) once it is not a draft. */
+const NOT_PAUSED: FieldError = {
+  field: null,
+  message: 'Only a paused campaign can be edited by an admin. This one is no longer paused.',
+};
+
+/**
+ * Saves the content columns of a draft; refuses (without writing) once it is not a draft. With
+ * `paused`, saves only what may change while a campaign is paused (name, subject, preheader,
+ * body: admins, enforced by RLS and the transition trigger) and refuses once it is not paused.
+ */
 export async function saveCampaign(
   client: Client,
   id: string,
   form: CampaignForm,
+  status: 'draft' | 'paused' = 'draft',
 ): Promise<WriteResult<{ campaign: CampaignRow }>> {
+  const values = campaignValues(form);
   const { data, error } = await client
     .from('campaigns')
-    .update(campaignValues(form))
+    .update(
+      status === 'draft'
+        ? values
+        : {
+            name: values.name,
+            subject: values.subject,
+            preheader: values.preheader,
+            body_md: values.body_md,
+          },
+    )
     .eq('id', id)
-    .eq('status', 'draft')
+    .eq('status', status)
     .select('*')
     .maybeSingle();
   if (error) return { ok: false, ...campaignWriteError(error) };
-  // RLS lets only drafts be updated: no row back means it was sent, scheduled or deleted meanwhile.
-  if (!data) return { ok: false, ...NOT_A_DRAFT };
+  // RLS lets only drafts (and paused, for admins) be updated: no row back means the status moved
+  // meanwhile (sent, scheduled, resumed) or the row was deleted.
+  if (!data) return { ok: false, ...(status === 'draft' ? NOT_A_DRAFT : NOT_PAUSED) };
   return { ok: true, campaign: data };
+}
+
+/** A new draft with these contents and lists: the editor's first save (editors and up). */
+export async function createCampaign(
+  client: Client,
+  form: CampaignForm,
+  listIds: string[],
+): Promise<WriteResult<{ campaign: CampaignRow }>> {
+  const { data, error } = await client
+    .from('campaigns')
+    .insert(campaignValues(form) as TablesInsert<'campaigns'>)
+    .select('*')
+    .single();
+  if (error) return { ok: false, ...campaignWriteError(error) };
+  if (listIds.length) {
+    const lists = await saveCampaignLists(client, data.id, listIds, []);
+    // The draft exists now: its lists can be chosen again in it.
+    if (!lists.ok) return { ok: false, field: 'lists', message: lists.message };
+  }
+  return { ok: true, campaign: data };
+}
+
+/** A copy of any campaign as a new draft ("… (copy)", same lists and content); answers its id. */
+export async function duplicateCampaign(
+  client: Client,
+  id: string,
+): Promise<{ ok: true; id: string } | { ok: false; message: string }> {
+  const { data, error } = await client.rpc('duplicate_campaign', { p_campaign_id: id });
+  if (error) return { ok: false, message: campaignWriteError(error).message };
+  const row = data as unknown as CampaignRow | null;
+  if (!row?.id) return { ok: false, message: 'The copy could not be made.' };
+  return { ok: true, id: row.id };
 }
 
 /** Makes the draft's lists exactly `listIds` (adds the new ones, removes the others). */
@@ -112,10 +165,11 @@ export async function recipientCount(
   return { data: data ?? null, error, status };
 }
 
-export type CampaignAction = 'send' | 'schedule' | 'pause' | 'resume' | 'cancel';
+export type CampaignAction = 'send' | 'schedule' | 'unschedule' | 'pause' | 'resume' | 'cancel';
 
 const FIELDS: Record<string, CampaignField> = {
   at: 'at',
+  body_md: 'bodyMd',
   emails: 'emails',
   subject: 'subject',
   lists: 'lists',
@@ -138,7 +192,7 @@ function parseCampaign(data: unknown): CampaignRow | null {
   return isString(row.id) && isString(row.status) ? (row as unknown as CampaignRow) : null;
 }
 
-/** send / schedule (with `at`) / pause / resume / cancel through send-campaign. */
+/** send / schedule (with `at`) / unschedule / pause / resume / cancel through send-campaign. */
 export async function runCampaignAction(
   client: Client,
   id: string,

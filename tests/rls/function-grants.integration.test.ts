@@ -25,6 +25,7 @@ const SIGNED_IN_CALLABLE = [
   'campaign_recipient_count',
   'campaign_report',
   'count_subscribers_matching',
+  'duplicate_campaign',
   'export_subscribers_matching_csv',
   'list_subscription_counts',
   'signups_per_day',

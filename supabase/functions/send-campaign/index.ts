@@ -1,6 +1,7 @@
-// send-campaign (SPEC §4, §6, §7): a team member drives a campaign — send, schedule, pause, resume,
-// cancel, retry (admin and up) or a test to team addresses (editor and up). Every state change is
-// one SQL function; sending itself is process-queue's, which a send or resume starts at once.
+// send-campaign (SPEC §4, §6, §7): a team member drives a campaign — send, schedule, unschedule,
+// pause, resume (its content checked again), cancel, retry (admin and up) or a test to team
+// addresses (editor and up). Every state change is one SQL function; sending itself is
+// process-queue's, which a send or resume starts at once.
 import { adminClient, callerOf, rpc } from '../_shared/db.ts';
 import { AppError } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
@@ -102,6 +103,27 @@ serve(['POST'], async (req) => {
       kickQueue();
       return json({ campaign: await campaignRow(id) });
     }
+    case 'resume': {
+      // A paused campaign's content may have been edited: its merge tags are checked again and
+      // the archive's copy re-rendered before anything more is sent (template_error otherwise).
+      const row = await campaignRow(id);
+      const source = {
+        id,
+        body_md: String(row.body_md ?? ''),
+        subject: String(row.subject ?? ''),
+        preheader: String(row.preheader ?? ''),
+      };
+      const archived = anonymousRendering(source, await loadMailSettings());
+      const campaign = await rpc<Record<string, unknown>>('resume_campaign_send', {
+        p_campaign_id: id,
+        p_body_html: archived.bodyHtml,
+        p_body_md: source.body_md,
+        p_subject: source.subject,
+        p_preheader: source.preheader,
+      });
+      kickQueue();
+      return json({ campaign });
+    }
     case 'retry': {
       const retried = await rpc<number>('retry_failed_deliveries', { p_campaign_id: id });
       if (retried > 0) kickQueue();
@@ -126,7 +148,6 @@ serve(['POST'], async (req) => {
         p_action: request.action,
         p_at: request.at ?? null,
       });
-      if (request.action === 'resume') kickQueue();
       return json({ campaign });
     }
   }

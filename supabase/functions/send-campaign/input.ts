@@ -4,7 +4,16 @@ import { checkEmail } from '../_shared/email.ts';
 import { checkTime, latestSchedule, MAX_SCHEDULE_YEARS } from '../_shared/iso-time.ts';
 import { isUuid } from '../../../lib/uuid.ts';
 
-export const ACTIONS = ['send', 'schedule', 'pause', 'resume', 'cancel', 'test', 'retry'] as const;
+export const ACTIONS = [
+  'send',
+  'schedule',
+  'unschedule',
+  'pause',
+  'resume',
+  'cancel',
+  'test',
+  'retry',
+] as const;
 export type CampaignAction = (typeof ACTIONS)[number];
 
 export interface CampaignRequest {

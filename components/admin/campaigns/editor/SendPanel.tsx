@@ -22,7 +22,7 @@ import styles from './Editor.module.css';
 import type { CountState } from './ListPicker';
 
 type Draft = ReturnType<typeof useCampaignDraft>;
-type Busy = 'test' | 'send' | 'schedule' | 'pause' | 'resume' | 'cancel' | null;
+type Busy = 'test' | 'send' | 'schedule' | 'unschedule' | 'pause' | 'resume' | 'cancel' | null;
 
 export function SendPanel({
   campaign,
