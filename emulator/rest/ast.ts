@@ -24,7 +24,21 @@ export type SelectItem =
       joinType: 'inner' | 'left';
       spread: boolean;
       select: SelectItem[];
+    }
+  | {
+      /** `count()`, `col.sum()`, `col::int.avg()::text` (PostgREST's aggregate functions). */
+      kind: 'aggregate';
+      fn: AggregateFn;
+      /** Absent for a bare `count()`, which counts rows. */
+      field?: FieldRef;
+      alias?: string;
+      /** `col::type.fn()`: the input's cast. */
+      inputCast?: string;
+      /** `col.fn()::type`: the result's cast. */
+      cast?: string;
     };
+
+export type AggregateFn = 'count' | 'sum' | 'avg' | 'max' | 'min';
 
 export type FilterOp =
   | 'eq'

@@ -175,13 +175,14 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     ? `(select ${call} as pgrst_scalar${from}) as pgrst_0`
     : `${lateral}${call} as pgrst_0`;
   const where = root.where.length ? ` where ${root.where.join(' and ')}` : '';
+  const group = root.groupBy.length ? ` group by ${root.groupBy.join(', ')}` : '';
   const order = root.orderBy.length ? ` order by ${root.orderBy.join(', ')}` : '';
   const offset = root.offset ?? 0;
   // PostgREST counts a function's rows exactly for count=exact and estimated; planned has no
   // estimate for a call (no EXPLAIN), so its total is unknown.
   const counted = r.prefs.count === 'exact' || r.prefs.count === 'estimated';
   const page =
-    `select ${renderColumns(root.columns)} from ${source}${where}${order}` +
+    `select ${renderColumns(root.columns)} from ${source}${where}${group}${order}` +
     `${root.limit !== undefined ? ` limit ${root.limit}` : ''}${offset ? ` offset ${offset}` : ''}`;
   // A non-SETOF composite function answers an object, like PostgREST's single-row functions.
   const shape: BodyShape = fn.returnsSet ? r.shape : 'object';

@@ -3,6 +3,7 @@
 // has exactly Postgres's JSON rendering.
 import type { Condition, LevelQuery, OrderTerm, SelectItem } from './ast.js';
 import { RestError } from './errors.js';
+import { aggregateColumn, groupByExprs } from './aggregates.js';
 import { conditionSql, fieldSql } from './filter-sql.js';
 import { findRelationship, type Relationship } from './relationships.js';
 import type { SchemaCache, Table } from './schema-cache.js';
@@ -33,10 +34,12 @@ export function newContext(cache: SchemaCache, levels: Map<string, LevelQuery>):
   };
 }
 
-/** One output column: `key` null means `alias.*`. */
+/** One output column: `key` null means `alias.*`; `json` marks an embed (grouped as jsonb). */
 interface OutColumn {
   expr: string;
   key: string | null;
+  aggregate?: boolean;
+  json?: boolean;
 }
 
 interface Embedded {
@@ -52,6 +55,8 @@ export interface BuiltLevel {
   columns: OutColumn[];
   where: string[];
   orderBy: string[];
+  /** Set when the level has aggregates: its other columns. */
+  groupBy: string[];
   limit?: number;
   offset?: number;
 }
@@ -168,6 +173,8 @@ export function buildLevel(
         expr: item.cast ? `cast(${base} as ${item.cast})` : base,
         key: columnKey(item),
       });
+    } else if (item.kind === 'aggregate') {
+      columns.push({ ...aggregateColumn(item, alias, table, params), aggregate: true });
     } else {
       const rel = findRelationship(ctx.cache.relationships, table, item.name, item.hint);
       if (rel instanceof RestError) throw rel;
@@ -217,6 +224,7 @@ export function buildLevel(
       const toMany = rel.cardinality === 'one-to-many' || rel.cardinality === 'many-to-many';
       const inner =
         `select ${renderColumns(child.columns) || 'null'} from ${from} where ${conj(childWhere)}` +
+        (child.groupBy.length ? ` group by ${child.groupBy.join(', ')}` : '') +
         (child.orderBy.length ? ` order by ${child.orderBy.join(', ')}` : '') +
         (child.limit !== undefined ? ` limit ${child.limit}` : '') +
         (child.offset !== undefined ? ` offset ${child.offset}` : '');
@@ -230,6 +238,7 @@ export function buildLevel(
               ? `(select coalesce(json_agg(${e}.${ident(c.key ?? '')}), '[]') from (${inner}) ${e})`
               : `(select ${c.expr} from ${from} where ${conj(childWhere)})`,
             key: c.key,
+            json: toMany,
           });
         }
         continue;
@@ -237,7 +246,7 @@ export function buildLevel(
       const expr = toMany
         ? `(select coalesce(json_agg(${e}), '[]') from (${inner}) ${e})`
         : `(select to_json(${e}) from (${inner}) ${e})`;
-      columns.push({ expr, key });
+      columns.push({ expr, key, json: true });
     }
   }
   const embedNull = (name: string) => {
@@ -248,7 +257,8 @@ export function buildLevel(
     where.push(conditionSql(cond, alias, table, params, embedNull));
   }
   const orderBy = (level?.order ?? []).map((t) => orderSql(t, alias, table, embeds, params));
-  return { columns, where, orderBy, limit: level?.limit, offset: level?.offset };
+  const groupBy = columns.some((c) => c.aggregate) ? groupByExprs(columns, alias, table) : [];
+  return { columns, where, orderBy, groupBy, limit: level?.limit, offset: level?.offset };
 }
 
 /** PGRST108 for filters on a path that is not embedded (PostgREST's `NotEmbedded`). */

@@ -66,8 +66,8 @@ describe('parseSelect', () => {
     expect(parseSelect('id, title')).toHaveLength(2);
   });
 
-  it('rejects bad syntax with PGRST100 and aggregates with PGRST123', () => {
-    for (const bad of ['id,', 'a(b', 'x::', 'a:b:c']) {
+  it('rejects bad syntax with PGRST100', () => {
+    for (const bad of ['id,', 'a(b', 'x::', 'a:b:c', 'amount.median()', 'amount.sum']) {
       expect(() => parseSelect(bad)).toThrow(RestError);
       try {
         parseSelect(bad);
@@ -75,7 +75,29 @@ describe('parseSelect', () => {
         expect((err as RestError).code).toBe('PGRST100');
       }
     }
-    expect(() => parseSelect('count()')).toThrow('Use of aggregate functions is not allowed');
-    expect(() => parseSelect('amount.sum()')).toThrow('Use of aggregate functions is not allowed');
+  });
+
+  it('reads aggregates: count(), col.fn(), casts of input and result, aliases', () => {
+    expect(parseSelect('count(),total:amount.sum(),amount::int.avg()::text')).toEqual([
+      { kind: 'aggregate', fn: 'count', alias: undefined, cast: undefined },
+      {
+        kind: 'aggregate',
+        fn: 'sum',
+        field: { name: 'amount', jsonPath: [] },
+        alias: 'total',
+        inputCast: undefined,
+        cast: undefined,
+      },
+      {
+        kind: 'aggregate',
+        fn: 'avg',
+        field: { name: 'amount', jsonPath: [] },
+        alias: undefined,
+        inputCast: 'int',
+        cast: 'text',
+      },
+    ]);
+    // A name with `()` other than count is an empty embed, as upstream parses it.
+    expect(parseSelect('sum()')[0]).toMatchObject({ kind: 'embed', name: 'sum' });
   });
 });

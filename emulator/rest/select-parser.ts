@@ -1,6 +1,6 @@
 // Parser for PostgREST's `select=` grammar: columns, aliases, casts, JSON paths, embeds, hints, spreads.
-import type { FieldRef, JsonPathStep, SelectItem } from './ast.js';
-import { RestError, parseError } from './errors.js';
+import type { AggregateFn, FieldRef, JsonPathStep, SelectItem } from './ast.js';
+import { parseError } from './errors.js';
 
 /** A cursor over a string, shared by the select, order and logic-tree parsers. */
 export class Cursor {
@@ -71,11 +71,15 @@ export function readField(c: Cursor, what: string): FieldRef {
 }
 
 const CAST = /^[A-Za-z_][A-Za-z0-9_ ]*(\[\])?/;
-const AGGREGATES = new Set(['count', 'sum', 'avg', 'max', 'min']);
+const AGGREGATES = new Set<AggregateFn>(['count', 'sum', 'avg', 'max', 'min']);
 
-function aggregatesDisabled(): RestError {
-  // Hosted Supabase keeps db-aggregates-enabled off; PostgREST answers PGRST123.
-  return new RestError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+/** An optional `::type`. */
+function readCast(c: Cursor): string | undefined {
+  if (!c.eat('::')) return undefined;
+  const match = CAST.exec(c.text.slice(c.pos));
+  if (!match) c.fail('select');
+  c.pos += match[0].length;
+  return match[0].trim();
 }
 
 function readItem(c: Cursor): SelectItem {
@@ -89,8 +93,11 @@ function readItem(c: Cursor): SelectItem {
     alias = field.name;
     field = readField(c, 'select');
   }
+  // `count()` alone counts rows; any other name followed by `()` is an (empty) embed.
+  if (!spread && field.name === 'count' && field.jsonPath.length === 0 && c.eat('()')) {
+    return { kind: 'aggregate', fn: 'count', alias, cast: readCast(c) };
+  }
   if (c.peek() === '!' || (c.peek() === '(' && field.jsonPath.length === 0)) {
-    if (AGGREGATES.has(field.name) && c.peek(2) === '()') throw aggregatesDisabled();
     let hint: string | undefined;
     let joinType: 'inner' | 'left' = 'left';
     while (c.eat('!')) {
@@ -105,16 +112,12 @@ function readItem(c: Cursor): SelectItem {
     return { kind: 'embed', name: field.name, alias, hint, joinType, spread, select };
   }
   if (spread) c.fail('select');
-  if (c.peek() === '.') {
-    // `col.sum()` is aggregate syntax.
-    throw aggregatesDisabled();
-  }
-  let cast: string | undefined;
-  if (c.eat('::')) {
-    const match = CAST.exec(c.text.slice(c.pos));
-    if (!match) c.fail('select');
-    cast = match[0].trim();
-    c.pos += match[0].length;
+  const cast = readCast(c);
+  if (c.eat('.')) {
+    // `col.sum()`, `col::numeric.avg()::int`.
+    const fn = readName(c, 'select') as AggregateFn;
+    if (!AGGREGATES.has(fn) || !c.eat('()')) c.fail('select');
+    return { kind: 'aggregate', fn, field, alias, inputCast: cast, cast: readCast(c) };
   }
   return { kind: 'column', field, alias, cast };
 }

@@ -22,6 +22,8 @@ import { handleRpc } from './rpc.js';
 import { chooseFunction } from './rpc-overloads.js';
 import type { SchemaCache } from './schema-cache.js';
 import { createSchemaStore } from './schema-store.js';
+import { createDbConfigStore, endsInRollback, type RestDbConfig } from './db-config.js';
+import { checkAggregates } from './aggregates.js';
 import type { BodyShape } from './select-builder.js';
 import { handleRead, handleWrite } from './table-handler.js';
 
@@ -48,6 +50,17 @@ export function createRestService({
 }: RestServiceOptions): Service {
   const schemas = config.api.schemas;
   const store = createSchemaStore(db, schemas, log);
+  const dbConfig = createDbConfigStore(
+    db,
+    {
+      aggregatesEnabled: false,
+      planEnabled: false,
+      txEnd: null,
+      maxRows: config.api.maxRows,
+      extraSearchPath: config.api.extraSearchPath,
+    },
+    log,
+  );
 
   function profile(req: PlainRequest): string {
     const read = req.method === 'GET' || req.method === 'HEAD';
@@ -71,6 +84,7 @@ export function createRestService({
     caller: Caller,
     payload: unknown,
     payloadJson: string | null,
+    settings: RestDbConfig,
   ): Promise<PlainResponse> {
     const url = req.url;
     const path = url.pathname.slice(PREFIX.length).replace(/\/+$/, '') || '/';
@@ -78,6 +92,7 @@ export function createRestService({
     const method = req.method;
     const schema = profile(req);
     const prefs = parsePrefer(req.headers.get('prefer'));
+    const rollback = endsInRollback(prefs, settings.txEnd);
     if (segments.length === 0 && (method === 'GET' || method === 'HEAD')) {
       const body = JSON.stringify(openApiDocument(cache, schema, url.host));
       return {
@@ -100,7 +115,7 @@ export function createRestService({
       prefs.timezone = await knownTimezone(db, prefs.timezone, prefs.handling === 'strict');
       const setup = await contextSetup(db, {
         schema,
-        extraSearchPath: config.api.extraSearchPath,
+        extraSearchPath: settings.extraSearchPath,
         caller,
         method,
         path,
@@ -118,7 +133,7 @@ export function createRestService({
         return await db.transaction(
           async (tx) => {
             const response = await fn(tx);
-            if (prefs.tx === 'rollback') throw new Rollback(response);
+            if (rollback) throw new Rollback(response);
             return response;
           },
           { readOnly, setup, oneQuery, prepare },
@@ -135,6 +150,7 @@ export function createRestService({
       const candidates = cache.functions.get(`${schema}.${segments[1]}`) ?? [];
       const argNames = new Set(candidates.flatMap((fn) => fn.args.map((a) => a.name)));
       const query = parseQuery(url.searchParams, isPost ? undefined : argNames);
+      checkAggregates(query.select, settings);
       const args: unknown = isPost ? payload : Object.fromEntries(query.rest);
       const names = isPost
         ? typeof args === 'object' && args !== null && !Array.isArray(args)
@@ -166,6 +182,7 @@ export function createRestService({
     if (!table) throw tableNotFound(schema, segments[0]!);
     const shape = negotiate(accept);
     const query = parseQuery(url.searchParams);
+    checkAggregates(query.select, settings);
     if (readOnly) applyRangeHeader(req.headers.get('range'), query.levels.get('')!);
     const request = {
       method,
@@ -176,7 +193,7 @@ export function createRestService({
       shape,
       payload,
       payloadJson,
-      maxRows: config.api.maxRows,
+      maxRows: settings.maxRows,
     };
     // A read sends one query, and a read-only transaction cannot be changed by what follows it.
     if (readOnly) {
@@ -188,7 +205,7 @@ export function createRestService({
     }
     if (['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
       return inTransaction((tx) => handleWrite({ ...request, tx }), {
-        oneQuery: writeIsOneQuery(method, prefs, shape),
+        oneQuery: writeIsOneQuery(method, prefs, shape, rollback),
         prepare: true,
       });
     }
@@ -207,13 +224,15 @@ export function createRestService({
           : parsePayload(text, contentType, /^\/rest\/v1\/rpc\//.test(req.url.pathname));
       const payloadJson = text === null ? null : jsonText(text, contentType);
       let cache = await cacheOrPgrst002(store.get());
+      await dbConfig.ready();
+      const settings = dbConfig.current();
       try {
-        return await run(req, cache, caller, payload, payloadJson);
+        return await run(req, cache, caller, payload, payloadJson, settings);
       } catch (err) {
         if (!(err instanceof RestError) || !CACHE_MISSES.has(err.code)) throw err;
         // Maybe DDL ran and its NOTIFY has not arrived yet: reload once, as a fresh PostgREST would know.
         cache = await cacheOrPgrst002(store.reload());
-        return await run(req, cache, caller, payload, payloadJson);
+        return await run(req, cache, caller, payload, payloadJson, settings);
       }
     } catch (err) {
       if (err instanceof RestError) return errorResponse(err, req.method);
@@ -228,7 +247,10 @@ export function createRestService({
     handle: async (req) => webFromPlain(await handle(plainFromWeb(req))),
     // The gateway's usual path: no web Request/Response objects (see gateway/plain.ts).
     handlePlain: handle,
-    close: () => store.close(),
+    close: async () => {
+      await store.close();
+      await dbConfig.close();
+    },
   };
 }
 
@@ -238,8 +260,13 @@ export function createRestService({
  * when a check follows (max-affected with handling=strict, a singular body), not for tx=rollback
  * or missing=default.
  */
-function writeIsOneQuery(method: string, prefs: Preferences, shape: BodyShape): boolean {
-  if (method === 'PUT' || prefs.resolution === 'merge-duplicates' || prefs.tx === 'rollback') {
+function writeIsOneQuery(
+  method: string,
+  prefs: Preferences,
+  shape: BodyShape,
+  rollback: boolean,
+): boolean {
+  if (method === 'PUT' || prefs.resolution === 'merge-duplicates' || rollback) {
     return false;
   }
   if (prefs.handling === 'strict' && prefs.maxAffected !== undefined) return false;

@@ -73,7 +73,8 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   const sql =
     `select ${exactCountSql(r.prefs, from, r.maxRows)} as total, ` +
     `count(pgrst_t)::int as page_total, ${bodyExpr(r.shape)} as body ` +
-    `from (select ${renderColumns(root.columns)} from ${from}${clause('order by', root.orderBy, ', ')}` +
+    `from (select ${renderColumns(root.columns)} from ${from}${clause('group by', root.groupBy, ', ')}` +
+    `${clause('order by', root.orderBy, ', ')}` +
     `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
   const { rows } = await tx.query<PageRow>(sql, ctx.params.values);
   const row = rows[0]!;
