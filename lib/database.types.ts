@@ -899,7 +899,7 @@ export type Database = {
           notes: string
           referral_code: string | null
           referred_by: string | null
-          source: string
+          signup_source: string
           status: string
           updated_at: string
         }
@@ -912,7 +912,7 @@ export type Database = {
           notes?: string
           referral_code?: string | null
           referred_by?: string | null
-          source?: string
+          signup_source?: string
           status?: string
           updated_at?: string
         }
@@ -925,7 +925,7 @@ export type Database = {
           notes?: string
           referral_code?: string | null
           referred_by?: string | null
-          source?: string
+          signup_source?: string
           status?: string
           updated_at?: string
         }
@@ -1768,7 +1768,7 @@ export type Database = {
           notes: string
           referral_code: string | null
           referred_by: string | null
-          source: string
+          signup_source: string
           status: string
           updated_at: string
         }[]

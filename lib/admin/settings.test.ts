@@ -8,6 +8,7 @@ const row: Settings = {
   site_name: 'Postbox',
   tagline: '',
   logo_path: null,
+  accent_color: '#1f4fd1',
   sender_name: 'Postbox',
   sender_email: 'hello@example.com',
   reply_to: null,

@@ -13,6 +13,7 @@ export type SettingsForm = Pick<
   | 'site_name'
   | 'tagline'
   | 'logo_path'
+  | 'accent_color'
   | 'sender_name'
   | 'sender_email'
   | 'reply_to'
@@ -75,6 +76,7 @@ const FIELDS: readonly SettingsField[] = [
   'site_name',
   'tagline',
   'logo_path',
+  'accent_color',
   'sender_name',
   'sender_email',
   'reply_to',

@@ -5,7 +5,8 @@
 // each runtime passes its own marked, sanitize-html and LiquidJS (see merge-tags.ts).
 import { renderCampaignHtmlWith, type CampaignRenderDeps } from '../campaign-render.ts';
 import { compileFast, type FastTemplate } from './fast-liquid.ts';
-import { simpleLayout, type Layout, type LayoutSettings } from './layout.ts';
+import { styledBodyHtml, type StyleSanitizer } from './body-styles.ts';
+import { brandedLayout, type Layout, type LayoutSettings, type Reason } from './layout.ts';
 import {
   detailOf,
   parseRestored,
@@ -26,7 +27,7 @@ import {
 
 export interface RenderDeps {
   marked: CampaignRenderDeps['marked'];
-  sanitizeHtml: CampaignRenderDeps['sanitizeHtml'] & TextDeps['sanitizeHtml'];
+  sanitizeHtml: CampaignRenderDeps['sanitizeHtml'] & TextDeps['sanitizeHtml'] & StyleSanitizer;
   lex: TextDeps['lex'];
   Liquid: LiquidClass;
   Tokenizer: TokenizerClass;
@@ -48,7 +49,10 @@ interface Template {
 export interface CompiledCampaign {
   subject: Template;
   preheader: Template;
+  /** The body as the email shows it: styled inline (body-styles.ts). */
   bodyHtml: Template;
+  /** The body as the archive keeps it: the sanitised HTML without the email's styles. */
+  archiveHtml: Template;
   bodyText: Template;
   /** The subject as written: what `{{ campaign.subject }}` is while the subject itself renders. */
   subjectSource: string;
@@ -67,8 +71,8 @@ export interface CompiledCampaign {
 export interface RenderedCampaign {
   subject: string;
   preheader: string;
-  /** The body alone (what the archive keeps), before tracking. */
-  bodyHtml: string;
+  /** The body alone without the email's styles (what the archive keeps), before tracking. */
+  readonly bodyHtml: string;
   html: string;
   text: string;
 }
@@ -89,6 +93,14 @@ function render(engine: LiquidEngine, template: Template, scope: object): string
   return template.fast?.(scope) ?? String(engine.renderSync(template.liquid, scope));
 }
 
+/** What differs for an email that is not a campaign (system-emails.ts). */
+export interface CompileOptions {
+  /** Why the reader gets it (the footer's first line). */
+  reason?: Reason;
+  /** Variables this kind of email provides besides the campaign's: not "unknown". */
+  variables?: Record<string, readonly string[] | null>;
+}
+
 /**
  * Compiles a campaign; throws TemplateError naming the part and the line of a syntax error. The
  * body is parsed as written first, so its errors name the lines the author sees.
@@ -97,6 +109,7 @@ export function compileCampaign(
   deps: RenderDeps,
   source: CampaignSource,
   settings: LayoutSettings,
+  options: CompileOptions = {},
 ): CompiledCampaign {
   const html = createLiquid(deps.Liquid, 'html');
   const text = createLiquid(deps.Liquid, 'text');
@@ -104,11 +117,18 @@ export function compileCampaign(
   const preheader = parsePart(text, 'preheader', source.preheader);
   const asWritten = parsePart(text, 'body', source.body_md);
 
+  const layout = brandedLayout(settings, options.reason);
   const guarded = protectLiquid(deps.Tokenizer, html.options, source.body_md);
-  const restoredHtml = guarded.restore(renderCampaignHtmlWith(deps, guarded.text), {
-    unwrapParagraphs: true,
-  });
+  const sanitized = renderCampaignHtmlWith(deps, guarded.text);
+  const restoredHtml = guarded.restore(
+    styledBodyHtml(deps.sanitizeHtml, sanitized, layout.accent),
+    {
+      unwrapParagraphs: true,
+    },
+  );
   const bodyHtml = parseRestored('body', restoredHtml, (t) => html.parse(t));
+  const restoredArchive = guarded.restore(sanitized, { unwrapParagraphs: true });
+  const archiveHtml = parseRestored('body', restoredArchive, (t) => html.parse(t));
   const textDeps = { ...deps, isTagUrl: guarded.startsWithTag };
   const restoredText = guarded.restore(markdownText(textDeps, guarded.text));
   const bodyText = parseRestored('body', restoredText, (t) => text.parse(t));
@@ -120,16 +140,17 @@ export function compileCampaign(
   const unknown = new Set<string>();
   const roots = new Set<unknown>();
   for (const template of [subject, preheader, asWritten]) {
-    for (const name of unknownVariables(text, template)) unknown.add(name);
+    for (const name of unknownVariables(text, template, options.variables)) unknown.add(name);
     for (const segments of text.globalVariableSegmentsSync(template)) roots.add(segments[0]);
   }
   return {
     subject: withFast(subject, source.subject, false),
     preheader: withFast(preheader, source.preheader, false),
     bodyHtml: withFast(bodyHtml, restoredHtml.template, true),
+    archiveHtml: withFast(archiveHtml, restoredArchive.template, true),
     bodyText: withFast(bodyText, restoredText.template, false),
     subjectSource: source.subject,
-    layout: simpleLayout(settings),
+    layout,
     unknown: [...unknown],
     usesWaitlist: roots.has('waitlist'),
     checkUrls: restoredHtml.tagStartsUrl,
@@ -214,5 +235,19 @@ export function renderCampaign(
   const plain = compiled.layout.text({ bodyText, links });
   if (byteLength(document) + byteLength(plain) > MAX_MESSAGE_BYTES)
     throw new TemplateError('body', 0, 'the rendered email is larger than 1 MB');
-  return { subject, preheader, bodyHtml, html: document, text: plain };
+  return {
+    subject,
+    preheader,
+    html: document,
+    text: plain,
+    // Read once per campaign (the archive), never per recipient: rendered only when asked for.
+    get bodyHtml() {
+      try {
+        const archived = render(html, compiled.archiveHtml, full);
+        return compiled.checkUrls ? scrubUrls(archived) : archived;
+      } catch (error) {
+        throw new TemplateError('body', 1, detailOf(error));
+      }
+    },
+  };
 }

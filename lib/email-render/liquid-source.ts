@@ -116,7 +116,7 @@ export function protectLiquid(
   }
   text += source.slice(last);
   const word = new RegExp(`${prefix}(\\d+)z`, 'g');
-  const controlParagraph = new RegExp(`<p>(${prefix}\\d+z)</p>`, 'g');
+  const controlParagraph = new RegExp(`<p(?: [^>]*)?>(${prefix}\\d+z)</p>`, 'g');
   const urlStart = new RegExp(`\\s(?:href|src)="\\s*${prefix}\\d+z`);
 
   return {

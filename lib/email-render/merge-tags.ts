@@ -179,12 +179,16 @@ export function sampleWaitlist(siteUrl: string): ScopeWaitlist {
 }
 
 /** Variables the template reads that Postbox does not provide ("subscriber.nmae"), deduplicated. */
-export function unknownVariables(engine: LiquidEngine, template: unknown[]): string[] {
+export function unknownVariables(
+  engine: LiquidEngine,
+  template: unknown[],
+  extra: Record<string, readonly string[] | null> = {},
+): string[] {
   const unknown = new Set<string>();
   for (const segments of engine.globalVariableSegmentsSync(template)) {
     const [root, field] = segments;
     if (typeof root !== 'string') continue;
-    const fields = KNOWN_ROOTS[root];
+    const fields = Object.hasOwn(extra, root) ? extra[root] : KNOWN_ROOTS[root];
     const known =
       fields === undefined
         ? false
