@@ -1,7 +1,10 @@
 // process-queue (SPEC §7, §9): the scheduler's worker. Only the service role may run it (pg_cron via
-// pg_net every 10 s, send-campaign after a send or resume); any number may run at once.
+// pg_net every 10 s, send-campaign after a send or resume); any number may run at once. Campaign
+// deliveries and automation steps (issue 24) are worked side by side, sharing the send rate.
 import { kickQueue } from '../_shared/campaign-kick.ts';
+import { loadMailSettings } from '../_shared/campaign-mail.ts';
 import { runQueue } from '../_shared/campaign-queue.ts';
+import { AutomationWorker } from '../_shared/automation-worker.ts';
 import { callerOf, isServiceRole } from '../_shared/db.ts';
 import { AppError, invalidInput } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
@@ -30,15 +33,27 @@ serve(['POST'], async (req) => {
     Deno.env.get('POSTBOX_QUEUE_TEST_HOOKS') === 'on'
       ? positiveInteger(body.abandon_after, 'abandon_after', 100_000)
       : undefined;
-  const result = await runQueue({
+  // A fast queue (high or no rate limit) continues in a fresh run rather than waiting for cron; one
+  // successor per run, whichever of the two queues asks first.
+  let kicked = false;
+  const options = {
     budgetMs: Math.min(budgetMs, configured),
     claimTimeoutSeconds: Number(Deno.env.get('POSTBOX_CLAIM_TIMEOUT_SECONDS') ?? 600),
     concurrency: 32,
     maxMessages: Number(Deno.env.get('POSTBOX_QUEUE_MAX_MESSAGES') ?? DEFAULT_MAX_MESSAGES),
     abandonAfter,
-    // A fast queue (high or no rate limit) continues in a fresh run rather than waiting for cron.
-    onMore: kickQueue,
-  });
+    onMore: () => {
+      if (!kicked) kickQueue();
+      kicked = true;
+    },
+  };
+  const automations = new AutomationWorker(
+    options,
+    Date.now() + options.budgetMs,
+    await loadMailSettings(),
+  );
+  const [result, automationResult] = await Promise.all([runQueue(options), automations.run()]);
   const { more: _more, ...answer } = result;
-  return json(answer);
+  const { more: _automationsMore, ...automationAnswer } = automationResult;
+  return json({ ...answer, automations: automationAnswer });
 });

@@ -1,0 +1,144 @@
+// One automation email for one subscriber (issue 24): the step's subject, preheader and Markdown
+// body compiled once per run by the shared renderer (lib/email-render: merge tags, layout, footer),
+// rendered with the reader's values, with the same list headers as a campaign. The unsubscribe link
+// names the trigger list (a list-triggered automation), else every list the reader is confirmed on.
+import { adminClient } from './db.ts';
+import { env } from './env.ts';
+import { AppError } from './errors.ts';
+import { formatAddress, type OutgoingMail } from './mail.ts';
+import { compiledCampaign } from './campaign-mail.ts';
+import { listUnsubscribeHeaders, subscriberLinks, type MailSettings } from './subscriber-mail.ts';
+import {
+  recipientScope,
+  renderCampaign,
+  type CompiledCampaign,
+} from '../../../lib/email-render/index.ts';
+
+export interface AutomationStepContext {
+  stepId: string;
+  automationId: string;
+  subject: string;
+  compiled: CompiledCampaign;
+  /** The trigger list of a list-triggered automation, else null (the reader's own lists). */
+  triggerList: { id: string; slug: string } | null;
+  settings: MailSettings;
+}
+
+export interface AutomationRecipient {
+  id: string;
+  email: string;
+  name: string | null;
+  attributes: Record<string, unknown> | null;
+  status: string;
+  subscriptions: { list_id: string; status: string; lists?: { slug: string } | null }[];
+}
+
+interface StepRow {
+  id: string;
+  automation_id: string;
+  kind: string;
+  subject: string | null;
+  preheader: string;
+  body_md: string | null;
+  automations: {
+    trigger_kind: string;
+    trigger_list_id: string | null;
+    lists: { id: string; slug: string } | null;
+  };
+}
+
+/**
+ * Reads and compiles an email step as it is now: editing a live automation changes the emails of
+ * steps not yet reached. A template error here fails the step's sends (recorded with the error).
+ */
+export async function loadStepContext(
+  stepId: string,
+  settings: MailSettings,
+): Promise<AutomationStepContext> {
+  const { data, error } = await adminClient()
+    .from('automation_steps')
+    .select(
+      'id, automation_id, kind, subject, preheader, body_md, automations(trigger_kind, trigger_list_id, lists(id, slug))',
+    )
+    .eq('id', stepId)
+    .maybeSingle();
+  if (error) throw new AppError('internal');
+  if (!data) throw new AppError('not_found', 'That automation step does not exist.');
+  const step = data as unknown as StepRow;
+  const source = {
+    subject: step.subject ?? '',
+    preheader: step.preheader,
+    body_md: step.body_md ?? '',
+  };
+  const list = step.automations.trigger_kind === 'list' ? step.automations.lists : null;
+  return {
+    stepId: step.id,
+    automationId: step.automation_id,
+    subject: source.subject,
+    compiled: compiledCampaign(source, settings),
+    triggerList: list,
+    settings,
+  };
+}
+
+/** `<auto.step.subscriber.round@sender-domain>`: unique per send, the same on a retry. */
+export function automationMessageId(
+  context: AutomationStepContext,
+  subscriberId: string,
+  round: number,
+): string {
+  const domain = context.settings.sender_email.split('@').pop() || 'localhost';
+  return `<auto.${context.stepId}.${subscriberId}.${round}@${domain}>`;
+}
+
+/** Why this reader must not get the email now (then their enrolment ends), or null. */
+export function automationSkipReason(
+  context: AutomationStepContext,
+  recipient: AutomationRecipient | undefined,
+): string | null {
+  if (!recipient) return 'The subscriber no longer exists.';
+  if (recipient.status !== 'enabled') return 'The address is blocklisted.';
+  const confirmed = recipient.subscriptions.filter((s) => s.status === 'confirmed');
+  if (context.triggerList)
+    return confirmed.some((s) => s.list_id === context.triggerList!.id)
+      ? null
+      : 'Unsubscribed from the list before the email went out.';
+  return confirmed.length > 0 ? null : 'Unsubscribed before the email went out.';
+}
+
+export function automationMail(
+  context: AutomationStepContext,
+  recipient: AutomationRecipient,
+  round: number,
+): OutgoingMail {
+  const { settings } = context;
+  const listIds = context.triggerList
+    ? [context.triggerList.id]
+    : recipient.subscriptions.filter((s) => s.status === 'confirmed').map((s) => s.list_id);
+  const links = subscriberLinks(recipient.id, listIds);
+  const site = { name: settings.site_name, url: env.siteUrl() };
+  const rendered = renderCampaign(
+    context.compiled,
+    recipientScope({
+      subscriber: recipient,
+      site,
+      subject: context.subject,
+      links: { unsubscribe: links.unsubscribe, preferences: links.preferences, web: '' },
+    }),
+  );
+  const host = new URL(env.siteUrl()).hostname;
+  const slug = context.triggerList?.slug;
+  return {
+    from: formatAddress(settings.sender_name, settings.sender_email),
+    ...(settings.reply_to ? { replyTo: settings.reply_to } : {}),
+    to: recipient.email,
+    subject: rendered.subject,
+    text: rendered.text,
+    html: rendered.html,
+    headers: {
+      ...listUnsubscribeHeaders(links, settings),
+      'List-Id': slug ? `<${slug}.${host}>` : `<${host}>`,
+    },
+    messageId: automationMessageId(context, recipient.id, round),
+  };
+}
