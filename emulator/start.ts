@@ -16,6 +16,7 @@ import { createFunctionsService } from './functions/service.js';
 import { createGateway } from './gateway/gateway.js';
 import { nodeListener } from './gateway/node-adapter.js';
 import { answerWhileStarting } from './gateway/starting.js';
+import { listenOnIpv6Loopback, type Ipv6Listener } from './gateway/dual-stack.js';
 import { createRealtimeService } from './realtime/service.js';
 import type { Service, ServiceName } from './gateway/types.js';
 import { KEYS, type EmulatorKeys } from './keys.js';
@@ -84,6 +85,32 @@ function listen(server: Server, port: number, host: string): Promise<number> {
   });
 }
 
+/**
+ * The gateway's port on `host`, and on 127.0.0.1 also the same port on ::1 (see dual-stack.ts).
+ * A picked port (0) that is free on one loopback but taken on the other is picked again.
+ */
+async function listenGateway(
+  server: Server,
+  requested: number,
+  host: string,
+  log: (message: string) => void,
+): Promise<{ port: number; v6: Ipv6Listener | null }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await listen(server, requested, host);
+    if (host !== '127.0.0.1') return { port, v6: null };
+    try {
+      return { port, v6: await listenOnIpv6Loopback(server, port, log) };
+    } catch (err) {
+      await new Promise<void>((done) => server.close(() => done()));
+      if (requested !== 0 || attempt >= 5) {
+        throw new Error(`gateway port ${port} is taken on [::1]: ${(err as Error).message}`, {
+          cause: err,
+        });
+      }
+    }
+  }
+}
+
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const log = options.log ?? (() => undefined);
   const host = options.host ?? '127.0.0.1';
@@ -126,7 +153,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     // are wired, requests get a 503 with Retry-After instead of waiting on a listener-less socket.
     const server = createServer();
     const starting = answerWhileStarting(server);
-    const port = await listen(server, options.port ?? 54321, host);
+    const { port, v6 } = await listenGateway(server, options.port ?? 54321, host, log);
     const url = `http://${host}:${port}`;
     cleanups.push(
       () =>
@@ -135,6 +162,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
           server.close(() => done());
         }),
     );
+    if (v6) cleanups.push(() => v6.close());
 
     const mail = await startMail({
       host,
