@@ -2,15 +2,17 @@
 // the one the send runs) for a sample reader, so the frame holds the email's own HTML document,
 // footer included. Differences from a sent message: the links' tokens ("preview" here), and a
 // real delivery's tracking when tracking is on.
+import { SUPABASE_URL } from '../config';
 import {
   compileCampaign,
+  layoutSettingsFrom,
+  type BrandingRow,
   MERGE_TAGS,
   recipientScope,
   renderCampaign,
   sampleSubscriber,
   sampleWaitlist,
   TemplateError,
-  type LayoutSettings,
 } from '../email-render/index.ts';
 import { siteRenderDeps } from '../email-render/site.ts';
 
@@ -24,7 +26,8 @@ export interface PreviewInput {
 }
 
 export interface PreviewContext {
-  settings: LayoutSettings;
+  /** The settings row's branding: the logo's URL is made as the send makes it. */
+  settings: BrandingRow;
   /** The site's address (the page's origin): where the footer's links point. */
   siteUrl: string;
   /** The signed-in member's address: the sample reader's, as a test to oneself has it. */
@@ -49,7 +52,7 @@ export function previewCampaign(input: PreviewInput, context: PreviewContext): P
     const compiled = compileCampaign(
       siteRenderDeps,
       { subject: input.subject, preheader: input.preheader, body_md: input.bodyMd },
-      context.settings,
+      layoutSettingsFrom(context.settings, SUPABASE_URL),
     );
     const rendered = renderCampaign(
       compiled,

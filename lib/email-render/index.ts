@@ -4,3 +4,5 @@ export * from './campaign.ts';
 export * from './layout.ts';
 export * from './liquid-source.ts';
 export * from './merge-tags.ts';
+export * from './accent.ts';
+export * from './branding.ts';

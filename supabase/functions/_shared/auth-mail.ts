@@ -1,6 +1,8 @@
 // Auth's emails in Postbox's words and layout (sign-in link and code, invite, confirmation,
 // recovery, email change, reauthentication), built from the Send Email Hook's payload. Pure: no
-// environment, no I/O, so unit tests and a later shared email layout can use it as it is.
+// environment, no I/O. The frame is the branded layout every Postbox email has (lib/email-render).
+import { buttonHtml } from '../../../lib/email-render/body-styles.ts';
+import { brandedLayout } from '../../../lib/email-render/layout.ts';
 
 export type AuthEmailType =
   'magiclink' | 'signup' | 'invite' | 'recovery' | 'email_change' | 'reauthentication';
@@ -18,6 +20,9 @@ export const AUTH_EMAIL_TYPES: readonly AuthEmailType[] = [
 export interface AuthMailSite {
   site_name: string;
   postal_address: string;
+  accent_color?: string | null;
+  /** The logo's public URL (lib/email-render/branding.ts), or null for the site name. */
+  logo_url?: string | null;
 }
 
 /** The Send Email Hook's body (v0hooks.SendEmailInput), the fields used here. */
@@ -213,32 +218,18 @@ export function escapeHtml(value: string): string {
     .replace(/'/g, '&#39;');
 }
 
-const FONT = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
-
 /**
- * The frame of every Auth email: site name at the top, a white card, the postal address below;
- * one centred column up to 600 px, inline styles and a table for mail clients. A shared email
- * layout can replace this one function.
+ * The frame of every Auth email: the branded layout with no subscriber links (Auth's emails go to
+ * members and people signing in, not to a list), so its footer names the site and the address.
  */
 export function authLayout(
   site: AuthMailSite,
   parts: { title: string; preheader: string; bodyHtml: string },
 ): string {
-  const address = site.postal_address
-    ? `<p style="margin:0">${escapeHtml(site.postal_address)}</p>`
-    : '';
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(parts.title)}</title></head>
-<body style="margin:0;padding:0;background:#f4f4f5">
-<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(parts.preheader)}</div>
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f4f4f5"><tr><td align="center" style="padding:24px 12px">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px;font-family:${FONT};font-size:16px;line-height:1.5;color:#18181b">
-<tr><td style="padding:0 8px 16px;font-size:18px;font-weight:700">${escapeHtml(site.site_name)}</td></tr>
-<tr><td style="background:#ffffff;border-radius:8px;padding:24px">${parts.bodyHtml}</td></tr>
-<tr><td style="padding:16px 8px;font-size:13px;color:#52525b">${address}</td></tr>
-</table></td></tr></table></body></html>`;
+  return brandedLayout(site).document({
+    ...parts,
+    links: { unsubscribe: '', preferences: '', web: '' },
+  });
 }
 
 function paragraph(value: string): string {
@@ -253,12 +244,8 @@ function codeBlock(code: string, label: string): string {
   );
 }
 
-function button(label: string, href: string): string {
-  return (
-    `<p style="margin:8px 0 24px"><a href="${escapeHtml(href)}" style="display:inline-block;` +
-    `background:#1f4fd1;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;` +
-    `font-weight:600">${escapeHtml(label)}</a></p>`
-  );
+function button(site: AuthMailSite, label: string, href: string): string {
+  return buttonHtml(escapeHtml(href), escapeHtml(label), brandedLayout(site).accent);
 }
 
 // Where Postbox has a page that takes the code: the login page (a sign-in or a first confirmation,
@@ -278,9 +265,9 @@ export function renderAuthMail(site: AuthMailSite, email: AuthEmail): AuthMailCo
   lines.push(...w.after.flatMap((p) => [p, '']));
   if (site.postal_address) lines.push('--', site.postal_address);
   const bodyHtml =
-    `<h1 style="font-size:22px;line-height:1.3;margin:0 0 16px">${escapeHtml(w.heading)}</h1>` +
+    `<h1 style="margin:0 0 16px;font-size:24px;line-height:32px;font-weight:700">${escapeHtml(w.heading)}</h1>` +
     w.intro.map(paragraph).join('') +
-    (email.link && w.button ? button(w.button, email.link) : '') +
+    (email.link && w.button ? button(site, w.button, email.link) : '') +
     (code ? codeBlock(code, codeLabel) : '') +
     w.after.map(paragraph).join('');
   return {

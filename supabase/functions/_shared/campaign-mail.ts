@@ -12,6 +12,7 @@ import { listUnsubscribeHeaders, subscriberLinks, type MailSettings } from './su
 import { signToken } from './tokens.ts';
 import {
   compileCampaign,
+  layoutSettingsFrom,
   recipientScope,
   renderCampaign,
   sampleSubscriber,
@@ -55,7 +56,9 @@ const CAMPAIGN_COLUMNS =
 export async function loadMailSettings(): Promise<MailSettings> {
   const { data, error } = await adminClient()
     .from('settings')
-    .select('site_name, sender_name, sender_email, reply_to, postal_address')
+    .select(
+      'site_name, sender_name, sender_email, reply_to, postal_address, accent_color, logo_path',
+    )
     .single();
   if (error || !data) {
     console.error('the site settings could not be read', error);
@@ -75,7 +78,7 @@ export function templateAppError(error: unknown): unknown {
 /** Compiles a campaign's templates with the settings' layout; `template_error` when one is wrong. */
 export function compiledCampaign(source: CampaignSource, settings: MailSettings): CompiledCampaign {
   try {
-    return compileCampaign(renderDeps, source, settings);
+    return compileCampaign(renderDeps, source, layoutSettingsFrom(settings, env.supabaseUrl));
   } catch (error) {
     throw templateAppError(error);
   }

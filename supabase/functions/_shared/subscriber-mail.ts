@@ -13,6 +13,9 @@ export interface MailSettings {
   sender_email: string;
   reply_to: string | null;
   postal_address: string;
+  /** Null or absent: the default accent (lib/email-render/accent.ts). */
+  accent_color?: string | null;
+  logo_path?: string | null;
 }
 
 export interface SubscriberLinks {

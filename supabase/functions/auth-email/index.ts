@@ -10,6 +10,8 @@ import {
   type SendEmailPayload,
 } from '../_shared/auth-mail.ts';
 import { adminClient } from '../_shared/db.ts';
+import { env } from '../_shared/env.ts';
+import { logoUrl } from '../../../lib/email-render/branding.ts';
 import { AppError } from '../_shared/errors.ts';
 import { json, readText, serve } from '../_shared/http.ts';
 import { sendMail } from '../_shared/mail.ts';
@@ -27,13 +29,16 @@ function refuse(status: number, message: string): Response {
 async function siteSettings(): Promise<MailSettings & AuthMailSite> {
   const { data, error } = await adminClient()
     .from('settings')
-    .select('site_name, sender_name, sender_email, reply_to, postal_address')
+    .select(
+      'site_name, sender_name, sender_email, reply_to, postal_address, accent_color, logo_path',
+    )
     .single();
   if (error || !data) {
     console.error('auth-email: reading the settings failed', error);
     throw new AppError('internal');
   }
-  return data as MailSettings;
+  const row = data as MailSettings;
+  return { ...row, logo_url: logoUrl(env.supabaseUrl, row.logo_path) };
 }
 
 serve(['POST'], async (req) => {

@@ -82,15 +82,22 @@ export function PreviewFrame({ input }: { input: PreviewInput }) {
   const [width, setWidth] = useState<Width>('desktop');
   const siteName = settings.data?.site_name;
   const postal = settings.data?.postal_address;
+  const accent = settings.data?.accent_color;
+  const logo = settings.data?.logo_path;
   const result = useMemo(() => {
     if (!render || siteName === undefined) return null;
     const context: PreviewContext = {
-      settings: { site_name: siteName, postal_address: postal ?? '' },
+      settings: {
+        site_name: siteName,
+        postal_address: postal ?? '',
+        accent_color: accent,
+        logo_path: logo,
+      },
       siteUrl: window.location.origin,
       email: member.email,
     };
     return render(settled, context);
-  }, [render, settled, siteName, postal, member.email]);
+  }, [render, settled, siteName, postal, accent, logo, member.email]);
 
   let content: ReactNode;
   if (failed || (settings.error && !settings.data)) {
