@@ -27,7 +27,13 @@ export interface AuthSettings {
 
 export interface ProjectConfig {
   projectId: string;
-  api: { schemas: string[]; extraSearchPath: string[]; maxRows: number };
+  api: {
+    schemas: string[];
+    extraSearchPath: string[];
+    maxRows: number;
+    /** `[api] auto_expose_new_tables`: the pre-2026 default grants on new public objects. */
+    autoExposeNewTables: boolean;
+  };
   auth: AuthSettings;
   /** Per-function settings from `[functions.<name>]`; `verify_jwt` defaults to true. */
   functions: Record<string, { verifyJwt: boolean }>;
@@ -80,6 +86,7 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       schemas: strings(api.schemas, ['public', 'graphql_public']),
       extraSearchPath: strings(api.extra_search_path, ['public', 'extensions']),
       maxRows: num(api.max_rows, 1000),
+      autoExposeNewTables: bool(api.auto_expose_new_tables, false),
     },
     auth: {
       siteUrl: str(auth.site_url, 'http://127.0.0.1:3000'),

@@ -6,6 +6,7 @@ import { loadProjectConfig, type ProjectConfig } from './config.js';
 import { authForSiteUrl } from './site-url.js';
 import { createAuthService } from './auth/index.js';
 import { createCronService } from './cron/service.js';
+import { applyAutoExpose } from './db/auto-expose.js';
 import { bootstrapPlatform } from './db/bootstrap.js';
 import { runMigrations, runSeed } from './db/migrations.js';
 import { openDatabase } from './db/open.js';
@@ -137,6 +138,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     log(`database: ${db.kind}${opened.fresh ? ' (fresh)' : ''}`);
 
     await bootstrapPlatform(db);
+    await applyAutoExpose(db, config.api.autoExposeNewTables);
     const applied = await runMigrations(db, join(supabaseDir, 'migrations'));
     if (applied.length) log(`migrations applied: ${applied.map((m) => m.version).join(', ')}`);
     if (config.seedEnabled && (await runSeed(db, join(supabaseDir, 'seed.sql')))) {
