@@ -16,6 +16,7 @@ function row(patch: Partial<ImportView>): ImportView {
     list_ids: ['l1'],
     optin: 'confirmed',
     existing: 'merge',
+    send_confirmations: false,
     status: 'running',
     total_rows: 1000,
     processed_rows: 0,

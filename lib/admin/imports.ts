@@ -15,7 +15,7 @@ export type ImportExisting = 'merge' | 'overwrite' | 'keep';
 
 /** The columns the page needs (not the lease or the resume position). */
 export const IMPORT_COLUMNS =
-  'id,object_path,list_ids,optin,existing,status,total_rows,processed_rows,inserted,updated,skipped,errors,error_count,failure_reason,created_at,started_at,finished_at';
+  'id,object_path,list_ids,optin,existing,send_confirmations,status,total_rows,processed_rows,inserted,updated,skipped,errors,error_count,failure_reason,created_at,started_at,finished_at';
 
 export type ImportView = Pick<
   ImportRecord,
@@ -24,6 +24,7 @@ export type ImportView = Pick<
   | 'list_ids'
   | 'optin'
   | 'existing'
+  | 'send_confirmations'
   | 'status'
   | 'total_rows'
   | 'processed_rows'
@@ -61,6 +62,8 @@ export async function createImport(
     listIds: string[];
     optin: ImportOptin;
     existing?: ImportExisting;
+    /** Pending imports only: mail the confirmation email to the addresses left pending. */
+    sendConfirmations?: boolean;
   },
 ): Promise<ImportView> {
   return unwrap(
@@ -71,6 +74,7 @@ export async function createImport(
         list_ids: input.listIds,
         optin: input.optin,
         existing: input.existing ?? 'merge',
+        send_confirmations: input.optin === 'pending' && (input.sendConfirmations ?? false),
       })
       .select(IMPORT_COLUMNS)
       .single(),

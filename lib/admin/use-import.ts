@@ -87,6 +87,7 @@ export interface StartInput {
   listIds: string[];
   optin: ImportOptin;
   existing: ImportExisting;
+  sendConfirmations: boolean;
 }
 
 export type StartState =
@@ -134,6 +135,7 @@ export function useStartImport() {
         listIds: input.listIds,
         optin: input.optin,
         existing: input.existing,
+        sendConfirmations: input.sendConfirmations,
       });
       importId = row.id;
       await mutate(importKey(row.id), row, { revalidate: false });

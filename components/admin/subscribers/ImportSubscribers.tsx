@@ -14,6 +14,7 @@ import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { Button, Checkbox, Dialog, LoadingState, SelectField, TextField } from '../../ui';
 import { ImportPreview } from './ImportPreview';
 import { ImportProgress } from './ImportProgress';
+import { ImportSendProgress } from './ResendConfirmation';
 import styles from './ImportExport.module.css';
 import formStyles from './Subscribers.module.css';
 
@@ -33,6 +34,7 @@ export function ImportSubscribers({
   const [listIds, setListIds] = useState<string[]>([]);
   const [optin, setOptin] = useState<ImportOptin>('confirmed');
   const [existing, setExisting] = useState<ImportExisting>('merge');
+  const [sendConfirmations, setSendConfirmations] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const preview = useCsvPreview(file);
   const { state, start, retry, reset } = useStartImport();
@@ -69,7 +71,15 @@ export function ImportSubscribers({
     if (listIds.length === 0) next.lists = 'Choose at least one list.';
     setErrors(next);
     if (Object.keys(next).length > 0 || !file || !ready) return;
-    await start({ file, preview: ready.preview, mapping, listIds, optin, existing });
+    await start({
+      file,
+      preview: ready.preview,
+      mapping,
+      listIds,
+      optin,
+      existing,
+      sendConfirmations,
+    });
   };
 
   const startOver = () => {
@@ -147,13 +157,21 @@ export function ImportSubscribers({
             </fieldset>
             <SelectField
               label="Imported addresses are"
-              hint="Confirmed: they already agreed to receive your mail. The import sends no email: pending addresses get no campaign until they confirm through a signup form; unsubscribed ones stay unsubscribed."
+              hint="Confirmed: they already agreed to receive your mail. Pending addresses get no campaign until they confirm; unsubscribed ones stay unsubscribed."
               value={optin}
               onChange={(e) => setOptin(e.target.value as ImportOptin)}
             >
               <option value="confirmed">Confirmed</option>
               <option value="pending">Pending (must opt in)</option>
             </SelectField>
+            {optin === 'pending' ? (
+              <Checkbox
+                label="Send them the confirmation email"
+                hint="When the import is done, at the send rate; an address that had 5 confirmation emails in the last 10 minutes is left out."
+                checked={sendConfirmations}
+                onChange={(e) => setSendConfirmations(e.target.checked)}
+              />
+            ) : null}
             <SelectField
               label="Addresses already subscribed"
               hint="Every change to an existing subscriber is recorded in their history."
@@ -184,6 +202,7 @@ export function ImportSubscribers({
               row={row}
               loadError={live.error?.message ?? null}
             />
+            {row?.send_confirmations ? <ImportSendProgress importId={row.id} /> : null}
             <div className={styles.actions}>
               {state.phase === 'error' && importId && row?.status === 'queued' ? (
                 <Button variant="primary" onClick={() => void retry(importId)}>

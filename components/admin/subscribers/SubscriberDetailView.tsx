@@ -28,6 +28,7 @@ import {
   statusTone,
 } from '../../ui';
 import { HistoryCard } from './HistoryCard';
+import { ResendConfirmation } from './ResendConfirmation';
 import { SubscriberDetailsCard } from './SubscriberDetailsCard';
 import { EmailText } from './EmailText';
 import { SubscriptionsCard } from './SubscriptionsCard';
@@ -159,6 +160,7 @@ export function SubscriberDetailView({ id }: { id: string }) {
       {setStatus.error ? (
         <StatusMessage tone="error">{setStatus.error.message}</StatusMessage>
       ) : null}
+      <ResendConfirmation detail={detail} />
       <div className={styles.columns}>
         {/* Keyed by the subscriber, not its version: a re-read after a save (or another member's
             change) keeps the "Saved" note and any edit in progress; Edit starts from the latest. */}

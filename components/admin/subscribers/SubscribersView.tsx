@@ -27,6 +27,7 @@ import { useExportSubscribers } from '../../../lib/admin/use-export';
 import { useAdmin } from '../AdminContext';
 import { Button, Card, EmptyState, ErrorState, LoadingState } from '../../ui';
 import { BulkActions, BulkResultMessage, type BulkResult } from './BulkActions';
+import { ResendConfirmations } from './ResendConfirmations';
 import { exportAndDownload, ExportSubscribers } from './ExportSubscribers';
 import { ImportSubscribers } from './ImportSubscribers';
 import ieStyles from './ImportExport.module.css';
@@ -189,6 +190,7 @@ export function SubscribersView() {
                 if (r.tone === 'success') clearSelection();
               }}
             />
+            <ResendConfirmations target={allMatching ? filterRules : rulesForIds([...selected])} />
           </>
         ) : null}
         <SubscribersTable
