@@ -102,8 +102,3 @@ const ISSUE_DATE = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
 export function issueDate(iso: string): string {
   return ISSUE_DATE.format(new Date(iso));
 }
-
-/** The link to one issue. */
-export function issueHref(slug: string): string {
-  return `/archive/issue/?slug=${encodeURIComponent(slug)}`;
-}

@@ -10,7 +10,9 @@ import { FEED_PATHS, PRERENDERED_PATH } from '../archive-links';
 import { FEED_ISSUES, archiveFeed, type FeedIssue } from '../feeds';
 import { robotsTxt, sitemapXml } from '../sitemap';
 import type { PublicSettingsRow } from '../site';
-import { BUILD_SOURCE, fetchArchiveIssue, mediaUrl, type BuildSource } from './archive-data';
+import { RESERVED_ARCHIVE_SLUGS } from '../archive-links';
+import { buildSiteUrl, fetchArchiveIssue, fetchArchiveSummaries, mediaUrl } from './archive-data';
+import { settingsAtBuild } from './public-props';
 
 export interface ArchiveFiles {
   [path: string]: string;
@@ -22,13 +24,11 @@ export async function archiveFiles(input: {
   settings: PublicSettingsRow | null;
   issues: readonly ArchiveSummary[];
   prerendered: ReadonlySet<string>;
-  source?: BuildSource;
 }): Promise<ArchiveFiles> {
-  const source = input.source ?? BUILD_SOURCE;
   // Feed readers get the whole issue: the newest ones' bodies, read one by one.
   const feedIssues: FeedIssue[] = [];
   for (const summary of input.issues.slice(0, FEED_ISSUES)) {
-    const full = await fetchArchiveIssue(summary.slug, source);
+    const full = await fetchArchiveIssue(summary.slug);
     feedIssues.push({ ...summary, body_html: full?.body_html ?? null });
   }
   const logo = input.settings?.logo_path?.trim();
@@ -38,7 +38,7 @@ export async function archiveFiles(input: {
       name: input.settings?.site_name ?? '',
       tagline: input.settings?.tagline ?? '',
       siteUrl: input.siteUrl,
-      logoUrl: logo ? mediaUrl(logo, source) : null,
+      logoUrl: logo ? mediaUrl(logo) : null,
     },
     feedIssues,
     input.prerendered,
@@ -59,4 +59,23 @@ export async function writeArchiveFiles(dir: string, files: ArchiveFiles): Promi
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
   }
+}
+
+/**
+ * What one build pre-renders: every published issue's slug (but a route's name, which keeps its
+ * `?slug=` page) and the files that go with them. No issues when Supabase cannot be reached.
+ */
+export async function prerenderArchive(
+  siteUrl: string = buildSiteUrl(),
+): Promise<{ slugs: string[]; files: ArchiveFiles }> {
+  const [issues, settings] = await Promise.all([fetchArchiveSummaries(), settingsAtBuild()]);
+  const slugs = (issues ?? []).map((i) => i.slug).filter((s) => !RESERVED_ARCHIVE_SLUGS.has(s));
+  const prerendered = new Set(slugs);
+  const files = await archiveFiles({
+    siteUrl,
+    settings: settings ?? null,
+    issues: issues ?? [],
+    prerendered,
+  });
+  return { slugs, files };
 }

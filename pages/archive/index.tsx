@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
+import FeedLinks from '../../components/public/archive/FeedLinks';
 import IssueList from '../../components/public/archive/IssueList';
 import SubscribeCallout from '../../components/public/archive/SubscribeCallout';
 import publicStyles from '../../components/public/Public.module.css';
@@ -14,6 +15,7 @@ import { useArchivePage } from '../../lib/use-archive';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
 import RetryButton from '../../components/public/RetryButton';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function ArchivePage() {
   const { site } = usePublicSettings();
@@ -121,6 +123,7 @@ export default function ArchivePage() {
 
   return (
     <SiteLayout title="Archive">
+      <FeedLinks siteName={site.name} />
       {content}
       {page && page.issues.length > 0 && (
         <div className={styles.latest}>
@@ -134,3 +137,6 @@ export default function ArchivePage() {
     </SiteLayout>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;

@@ -1,7 +1,9 @@
-// Issues of the public archive as cards: the subject links to the issue, then its date and the
-// preheader as a summary. Used by /archive/ and the home page's "Latest issues".
+// Issues of the public archive as cards: the subject links to the issue (its pretty URL when the
+// build pre-rendered it), then its date and the preheader as a summary. Used by /archive/ and the
+// home page's "Latest issues".
 import Link from 'next/link';
-import { issueDate, issueHref, type ArchiveSummary } from '../../../lib/archive';
+import { issueDate, type ArchiveSummary } from '../../../lib/archive';
+import { useIssueHref } from '../../../lib/archive-prerendered';
 import styles from './Archive.module.css';
 
 export default function IssueList({
@@ -15,6 +17,7 @@ export default function IssueList({
   label: string;
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  const issueHref = useIssueHref();
   return (
     <ol className={styles.list} aria-label={label}>
       {issues.map((issue) => (

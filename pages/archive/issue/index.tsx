@@ -1,19 +1,19 @@
-// `/archive/issue/?slug=`: one archived issue (SPEC §2): subject, date, preheader and the sanitised
+// `/archive/issue/?slug=`: one archived issue (SPEC §2), read in the browser, so an issue published
+// after the build opens too (the build pre-renders the others at /archive/<slug>/): subject, date, preheader and the sanitised
 // body, a link back to the archive and a call to subscribe; unknown or unpublished slugs are "not
 // found" (archive_issue() answers only archived, sent campaigns).
 import Link from 'next/link';
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import SiteLayout from '../../../components/SiteLayout';
 import StatusPanel from '../../../components/public/StatusPanel';
-import IssueBody from '../../../components/public/archive/IssueBody';
-import SubscribeCallout from '../../../components/public/archive/SubscribeCallout';
+import FeedLinks from '../../../components/public/archive/FeedLinks';
+import IssueArticle from '../../../components/public/archive/IssueArticle';
 import publicStyles from '../../../components/public/Public.module.css';
-import styles from '../../../components/public/archive/Archive.module.css';
-import { issueDate } from '../../../lib/archive';
 import { useArchiveIssue } from '../../../lib/use-archive';
 import { usePublicSettings } from '../../../lib/use-public-settings';
 import { useSearchParam } from '../../../lib/use-search-params';
 import RetryButton from '../../../components/public/RetryButton';
+import { identityStaticProps } from '../../../lib/build/public-props';
 
 export default function IssuePage() {
   const { site } = usePublicSettings();
@@ -43,32 +43,15 @@ export default function IssuePage() {
     content = <StatusPanel tone="loading" title="Loading the issue…" />;
   } else {
     title = issue.subject || 'Untitled issue';
-    content = (
-      <article className={styles.article} aria-labelledby="issue-title">
-        <Link href="/archive/" className={styles.back}>
-          <ArrowLeft aria-hidden="true" />
-          All issues
-        </Link>
-        <header className={styles.issueHeader}>
-          <h1 id="issue-title" className={styles.issueTitle}>
-            {title}
-          </h1>
-          <time className={styles.date} dateTime={issue.finished_at}>
-            {issueDate(issue.finished_at)}
-          </time>
-          {issue.preheader && <p className={styles.issueLead}>{issue.preheader}</p>}
-        </header>
-        <IssueBody html={issue.body_html} />
-        <SubscribeCallout
-          siteName={site.name}
-          title={`Enjoyed this? Get the next issue${site.name ? ` of ${site.name}` : ''}`}
-          text="New issues arrive in your inbox. Unsubscribe from any email with one click."
-        />
-      </article>
-    );
+    content = <IssueArticle issue={issue} siteName={site.name} />;
   }
 
-  return <SiteLayout title={title}>{content}</SiteLayout>;
+  return (
+    <SiteLayout title={title}>
+      <FeedLinks siteName={site.name} />
+      {content}
+    </SiteLayout>
+  );
 }
 
 function NotFound({ text }: { text: string }) {
@@ -93,3 +76,6 @@ function NotFound({ text }: { text: string }) {
     </StatusPanel>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;
