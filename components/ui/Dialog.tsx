@@ -109,6 +109,8 @@ export interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** What the dismissing button says (default "Cancel"); name what it keeps, e.g. "Keep sending". */
+  cancelLabel?: string;
   onConfirm: () => void;
   onCancel: () => void;
   busy?: boolean;
@@ -122,6 +124,7 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
   onCancel,
   busy,
@@ -138,7 +141,7 @@ export function ConfirmDialog({
       footer={
         <>
           <Button onClick={onCancel} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button variant={danger ? 'danger' : 'primary'} onClick={onConfirm} loading={busy}>
             {confirmLabel}

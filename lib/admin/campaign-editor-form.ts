@@ -215,3 +215,34 @@ export function insertAt(
   const inserted = `${lead}${text}${trail}`;
   return { value: before + inserted + after, caret: before.length + lead.length + text.length };
 }
+
+/**
+ * The row a new campaign stands on until its first save creates it (the editor needs a status and
+ * counters to show): a draft with no id, nothing sent.
+ */
+export function unsavedCampaignRow(form: CampaignForm): CampaignRow {
+  const now = new Date().toISOString();
+  return {
+    id: '',
+    name: form.name,
+    subject: form.subject,
+    preheader: form.preheader,
+    body_md: form.bodyMd,
+    body_html: '',
+    from_name: null,
+    from_email: null,
+    archive: false,
+    slug: null,
+    status: 'draft',
+    scheduled_at: null,
+    started_at: null,
+    finished_at: null,
+    recipients: 0,
+    sent: 0,
+    failed: 0,
+    deferred: 0,
+    created_by: null,
+    created_at: now,
+    updated_at: now,
+  };
+}

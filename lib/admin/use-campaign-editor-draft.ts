@@ -1,9 +1,12 @@
 // The editor's working copy of a draft: what the user typed lives here, is saved a moment after
-// they stop typing (or at once with Save / Ctrl+S), and is never replaced by a failed save.
+// they stop typing (or at once with Save / Ctrl+S), and is never replaced by a failed save. A new
+// campaign (id null) exists only from its first save, so opening New campaign leaves no orphan.
+// A paused campaign saves only its content (name, subject, preheader, body).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { supabase } from '../supabase';
-import { saveCampaign, saveCampaignLists } from './campaign-editor';
+import { createCampaign, saveCampaign, saveCampaignLists } from './campaign-editor';
 import {
+  type CampaignRow,
   campaignValues,
   hasErrors,
   validateCampaign,
@@ -22,9 +25,10 @@ const same = (a: CampaignForm, b: CampaignForm) =>
 const sameLists = (a: string[], b: string[]) => [...a].sort().join() === [...b].sort().join();
 
 export function useCampaignDraft(
-  id: string,
+  id: string | null,
   initial: { form: CampaignForm; listIds: string[] },
   editable: boolean,
+  options: { paused?: boolean; onCreated?: (row: CampaignRow) => void } = {},
 ) {
   const [form, setForm] = useState(initial.form);
   const [listIds, setListIds] = useState(initial.listIds);
@@ -37,6 +41,11 @@ export function useCampaignDraft(
   const latest = useRef({ form, listIds });
   latest.current = { form, listIds };
   const inFlight = useRef<Promise<boolean> | null>(null);
+  // The campaign's id once it exists (a new one gets it at its first save).
+  const idRef = useRef(id);
+  const [currentId, setCurrentId] = useState(id);
+  const optionsRef = useRef(options);
+  optionsRef.current = options;
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   const isDirty = useCallback(
@@ -51,7 +60,8 @@ export function useCampaignDraft(
     clearTimeout(timer.current);
     // One save at a time; a change made meanwhile is saved right after.
     while (inFlight.current) await inFlight.current;
-    if (!isDirty()) {
+    // A Save (or a send) of a new campaign creates it even when nothing was typed.
+    if (!isDirty() && idRef.current) {
       setState('saved');
       return true;
     }
@@ -65,13 +75,26 @@ export function useCampaignDraft(
     }
     setState('saving');
     const run = (async () => {
-      if (!sameLists(lists, saved.current.listIds)) {
-        const result = await saveCampaignLists(supabase, id, lists, saved.current.listIds);
+      let known = idRef.current;
+      if (!known) {
+        // The row first, then its lists as for any draft (a refused list then sits at the picker
+        // of a campaign that exists, and is not created twice).
+        const result = await createCampaign(supabase, current, []);
+        if (!result.ok) return result;
+        known = result.campaign.id;
+        idRef.current = known;
+        setCurrentId(known);
+        saved.current = { form: current, listIds: [] };
+        optionsRef.current.onCreated?.(result.campaign);
+      }
+      if (!optionsRef.current.paused && !sameLists(lists, saved.current.listIds)) {
+        const result = await saveCampaignLists(supabase, known, lists, saved.current.listIds);
         if (!result.ok) return result;
         saved.current = { ...saved.current, listIds: lists };
       }
       if (!same(current, saved.current.form)) {
-        const result = await saveCampaign(supabase, id, current);
+        const status = optionsRef.current.paused ? 'paused' : 'draft';
+        const result = await saveCampaign(supabase, known, current, status);
         if (!result.ok) return result;
         saved.current = { ...saved.current, form: current };
         await storeCampaignRow(result.campaign);
@@ -105,7 +128,7 @@ export function useCampaignDraft(
       setState('saved');
     }
     return true;
-  }, [id, isDirty]);
+  }, [isDirty]);
 
   const schedule = useCallback(() => {
     setState('unsaved');
@@ -148,6 +171,10 @@ export function useCampaignDraft(
   }, [isDirty, save, editable]);
 
   return {
+    /** The campaign's id: null until a new campaign's first save. */
+    id: currentId,
+    /** The id now, for an action that runs right after a save (state lags a render behind). */
+    currentId: useCallback(() => idRef.current, []),
     form,
     listIds,
     set,

@@ -1,6 +1,6 @@
 // Hooks of the campaign editor: the campaign kept live through Realtime (status and counters move
 // while it sends) and send-campaign's actions, each refreshing what they change.
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
@@ -58,18 +58,26 @@ export function useCampaign(id: string | null) {
   return query;
 }
 
-export function useCampaignActions(id: string) {
-  const run = useCallback(
-    async (action: CampaignAction, at?: string) => {
-      const result = await runCampaignAction(supabase, id, action, at);
-      if (result.ok) {
-        await storeCampaignRow(result.campaign);
-        await revalidateCampaignLists().catch(() => undefined);
-      }
-      return result;
-    },
-    [id],
+const idNow = (id: string | (() => string | null)) => (typeof id === 'function' ? id() : id) ?? '';
+
+/**
+ * The actions of one campaign. `id` may be read at call time: a new campaign gets its id from the
+ * save that runs just before its first action.
+ */
+export function useCampaignActions(id: string | (() => string | null)) {
+  const idRef = useRef(id);
+  idRef.current = id;
+  const run = useCallback(async (action: CampaignAction, at?: string) => {
+    const result = await runCampaignAction(supabase, idNow(idRef.current), action, at);
+    if (result.ok) {
+      await storeCampaignRow(result.campaign);
+      await revalidateCampaignLists().catch(() => undefined);
+    }
+    return result;
+  }, []);
+  const test = useCallback(
+    (emails: string[]) => sendTest(supabase, idNow(idRef.current), emails),
+    [],
   );
-  const test = useCallback((emails: string[]) => sendTest(supabase, id, emails), [id]);
   return { run, test };
 }

@@ -1,11 +1,12 @@
 // Hooks of /admin/campaigns/ and the dashboard: pages of campaigns by status, a live subscription
-// to changes of `campaigns` (the private topic team:campaigns), new draft and delete.
+// to changes of `campaigns` (the private topic team:campaigns), new draft, duplicate and delete.
 import { useCallback, useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
 import { debounced, listenTeam } from '../realtime/team-channel';
 import type { LiveStatus } from './live-channel';
+import { duplicateCampaign } from './campaign-editor';
 import {
   createDraft,
   deleteCampaign,
@@ -77,10 +78,15 @@ export function useCampaignWrites() {
     if (result.ok) await revalidateCampaigns().catch(() => undefined);
     return result;
   }, []);
+  const duplicate = useCallback(async (id: string) => {
+    const result = await duplicateCampaign(supabase, id);
+    if (result.ok) await revalidateCampaigns().catch(() => undefined);
+    return result;
+  }, []);
   const remove = useCallback(async (id: string) => {
     const result = await deleteCampaign(supabase, id);
     if (result.ok) await revalidateCampaigns().catch(() => undefined);
     return result;
   }, []);
-  return { create, remove };
+  return { create, duplicate, remove };
 }

@@ -1,15 +1,18 @@
 // /admin/campaigns/: every campaign by status, newest first, live while they send; editors start a
-// new draft (then edit it), delete drafts; admins also delete sent and cancelled campaigns.
-import { ChevronLeft, ChevronRight, Mail, SquarePen } from 'lucide-react';
-import { useRouter } from 'next/router';
+// new campaign (blank or from a template; created at its first save), duplicate any campaign and
+// delete drafts; admins also delete sent and cancelled campaigns. Templates are one click away.
+import { ChevronLeft, ChevronRight, LayoutTemplate, Mail, SquarePen } from 'lucide-react';
+import Link from 'next/link';
 import { useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import { CampaignsTable } from '../../../components/admin/campaigns/list/CampaignsTable';
 import styles from '../../../components/admin/campaigns/list/Campaigns.module.css';
 import { StatusTabs } from '../../../components/admin/campaigns/list/StatusTabs';
+import { TemplatePicker } from '../../../components/admin/campaigns/templates/TemplatePicker';
 import { FeedIndicator } from '../../../components/admin/SignupFeed';
 import {
   Button,
+  buttonClass,
   Card,
   ConfirmDialog,
   EmptyState,
@@ -52,7 +55,6 @@ const CARD_TITLES: Record<CampaignFilter, string> = {
 };
 
 function CampaignsContent({ filter }: { filter: CampaignFilter }) {
-  const router = useRouter();
   const { can, role } = useAdmin();
   const canWrite = can('write-campaigns');
   const isAdmin = roleRank(role) >= roleRank('admin');
@@ -62,8 +64,7 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
   const { data, error, isValidating, mutate } = useCampaigns(filter, cursor);
   const live = useCampaignChanges();
   const writes = useCampaignWrites();
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const deletion = useConfirmedDelete(
     (c: CampaignSummary) => writes.remove(c.id),
@@ -71,25 +72,8 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
   );
   const deleting = deletion.target;
 
-  async function newCampaign() {
-    setCreating(true);
-    setCreateError(null);
-    const result = await writes.create();
-    if (result.ok) {
-      await router.push(`/admin/campaigns/edit/?id=${encodeURIComponent(result.id)}`);
-    } else {
-      setCreating(false);
-      setCreateError(result.message);
-    }
-  }
-
   const newButton = canWrite ? (
-    <Button
-      variant="primary"
-      icon={<SquarePen />}
-      loading={creating}
-      onClick={() => void newCampaign()}
-    >
+    <Button variant="primary" icon={<SquarePen />} onClick={() => setPicking(true)}>
       New campaign
     </Button>
   ) : null;
@@ -126,6 +110,7 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
         <CampaignsTable
           campaigns={rows}
           canDelete={(c) => canDeleteCampaign(c.status, canWrite, isAdmin)}
+          canDuplicate={canWrite}
           onDelete={(c) => {
             setNotice(null);
             deletion.ask(c);
@@ -158,11 +143,17 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
   return (
     <div className={styles.page}>
       {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
-      {createError ? <StatusMessage tone="error">{createError}</StatusMessage> : null}
       <div className={styles.toolbar}>
         <StatusTabs current={filter} />
-        {rows && !(rows.length === 0 && filter === 'all') ? newButton : null}
+        <div className={styles.toolbarActions}>
+          <Link className={buttonClass('secondary')} href="/admin/campaigns/templates/">
+            <LayoutTemplate aria-hidden="true" />
+            Templates
+          </Link>
+          {rows && !(rows.length === 0 && filter === 'all') ? newButton : null}
+        </div>
       </div>
+      {canWrite ? <TemplatePicker open={picking} onClose={() => setPicking(false)} /> : null}
       <Card title={CARD_TITLES[filter]} actions={<FeedIndicator status={live} />} flush>
         {body}
       </Card>

@@ -1,5 +1,6 @@
 // Name, subject, preheader, the sender override and the archive (with its slug, made from the
-// subject while left empty): every field labelled, its error beside it.
+// subject while left empty): every field labelled, its error beside it. `contentOnly` (a paused
+// campaign) leaves the sender, archive and slug as they were sent.
 import { slugFromSubject } from '../../../../lib/admin/campaign-editor-form';
 import type { CampaignErrors, CampaignForm } from '../../../../lib/admin/campaign-editor-form';
 import { Checkbox, TextField } from '../../../ui';
@@ -9,14 +10,17 @@ export function DetailsFields({
   form,
   errors,
   readOnly,
+  contentOnly = false,
   onChange,
 }: {
   form: CampaignForm;
   errors: CampaignErrors;
   readOnly: boolean;
+  contentOnly?: boolean;
   onChange: <K extends keyof CampaignForm>(name: K, value: CampaignForm[K]) => void;
 }) {
   const suggested = slugFromSubject(form.subject);
+  const fixed = readOnly || contentOnly;
   return (
     <div className={styles.fields}>
       <TextField
@@ -61,7 +65,7 @@ export function DetailsFields({
           onChange={(e) => onChange('fromName', e.target.value)}
           error={errors.fromName}
           maxLength={100}
-          readOnly={readOnly}
+          readOnly={fixed}
           autoComplete="off"
         />
         <TextField
@@ -73,7 +77,7 @@ export function DetailsFields({
           onChange={(e) => onChange('fromEmail', e.target.value)}
           error={errors.fromEmail}
           maxLength={254}
-          readOnly={readOnly}
+          readOnly={fixed}
           autoComplete="off"
           spellCheck={false}
         />
@@ -82,7 +86,7 @@ export function DetailsFields({
         label="Show in the public archive"
         hint="Once sent, the issue appears at /archive/ for anyone to read."
         checked={form.archive}
-        disabled={readOnly}
+        disabled={fixed}
         onChange={(e) => onChange('archive', e.target.checked)}
       />
       {form.archive || form.slug ? (
@@ -99,7 +103,7 @@ export function DetailsFields({
               : `Left empty, it is made from the subject${suggested ? `: ${suggested}` : ''}.`
           }
           maxLength={96}
-          readOnly={readOnly}
+          readOnly={fixed}
           autoComplete="off"
           spellCheck={false}
           className={styles.mono}

@@ -1,59 +1,92 @@
-// The editor opened without an id: an editor gets a new draft and lands on its id (the address
-// is replaced, so Back does not make another); a viewer is told they cannot create campaigns.
+// The editor opened without an id: a blank campaign, or one started from a template
+// (`?template=`). Nothing is stored until the first save (autosave after typing, Save, or a send
+// action), so opening New campaign and leaving makes no draft; that save creates it and the
+// address becomes its own (replaced, so Back does not return to a second blank one). A viewer is
+// told they cannot create campaigns.
 import Link from 'next/link';
-import { useRouter } from 'next/router';
-import { useEffect, useRef, useState } from 'react';
-import { useCampaignWrites } from '../../../../lib/admin/use-campaigns';
+import { useMemo, useState } from 'react';
+import { unsavedCampaignRow, type CampaignRow } from '../../../../lib/admin/campaign-editor-form';
+import { formFromTemplate, type TemplateRow } from '../../../../lib/admin/templates';
+import { useCampaign } from '../../../../lib/admin/use-campaign-editor';
+import { useTemplate } from '../../../../lib/admin/use-campaign-templates';
 import { buttonClass, EmptyState, ErrorState, LoadingState } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
+import { EditorBody } from './EditorBody';
 
-export function NewCampaign() {
-  const router = useRouter();
+function AllCampaigns() {
+  return (
+    <Link className={buttonClass('secondary')} href="/admin/campaigns/">
+      All campaigns
+    </Link>
+  );
+}
+
+/** The editor on a campaign that does not exist yet, then (same form, no remount) on the real row. */
+function Unsaved({
+  template,
+  onCreated,
+}: {
+  template: TemplateRow | null;
+  onCreated: (id: string) => void;
+}) {
+  const initial = useMemo(
+    () => ({ form: formFromTemplate(template), listIds: [] as string[] }),
+    [template],
+  );
+  const placeholder = useMemo(() => unsavedCampaignRow(initial.form), [initial]);
+  const [id, setId] = useState<string | null>(null);
+  // Once created, the row is kept live like any campaign's (status and counters as it sends).
+  const { data } = useCampaign(id);
+  const campaign: CampaignRow = data?.campaign ?? placeholder;
+  return (
+    <EditorBody
+      campaign={campaign}
+      initial={initial}
+      isNew
+      onCreated={(row) => {
+        setId(row.id);
+        onCreated(row.id);
+      }}
+    />
+  );
+}
+
+export function NewCampaign({
+  templateId,
+  onCreated,
+}: {
+  templateId: string | null;
+  onCreated: (id: string) => void;
+}) {
   const { can } = useAdmin();
-  const { create } = useCampaignWrites();
-  const allowed = can('write-campaigns');
-  const [error, setError] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  // Strict mode runs effects twice: one draft per attempt, never two.
-  const started = useRef(-1);
+  const { data, error, isValidating, mutate } = useTemplate(templateId);
 
-  useEffect(() => {
-    if (!allowed || started.current === attempt) return;
-    started.current = attempt;
-    void create().then((result) => {
-      if (result.ok) {
-        void router.replace(`/admin/campaigns/edit/?id=${encodeURIComponent(result.id)}`);
-      } else {
-        setError(result.message);
-      }
-    });
-  }, [allowed, attempt, create, router]);
-
-  if (!allowed) {
+  if (!can('write-campaigns')) {
     return (
-      <EmptyState
-        title="Only editors can create campaigns."
-        action={
-          <Link className={buttonClass('secondary')} href="/admin/campaigns/">
-            All campaigns
-          </Link>
-        }
-      >
+      <EmptyState title="Only editors can create campaigns." action={<AllCampaigns />}>
         You can read every campaign from the campaigns page.
       </EmptyState>
     );
   }
-  if (error) {
-    return (
-      <ErrorState
-        title="The new campaign could not be created."
-        message={error}
-        onRetry={() => {
-          setError(null);
-          setAttempt((n) => n + 1);
-        }}
-      />
-    );
+  if (templateId) {
+    if (error && !data) {
+      return (
+        <ErrorState
+          title="The template could not be loaded."
+          message={error.message}
+          onRetry={() => void mutate()}
+          retrying={isValidating}
+        />
+      );
+    }
+    if (data === undefined) return <LoadingState label="Loading template…" />;
+    if (data === null) {
+      return (
+        <EmptyState title="Template not found." action={<AllCampaigns />}>
+          It may have been deleted. Start a blank campaign or choose another template.
+        </EmptyState>
+      );
+    }
   }
-  return <LoadingState label="Creating a new draft…" />;
+  return <Unsaved key={templateId ?? 'blank'} template={data ?? null} onCreated={onCreated} />;
 }

@@ -1,5 +1,6 @@
 // The editor's save state as words and an icon (announced politely), with a Save button that
-// saves at once; autosave does the same a moment after typing stops.
+// saves at once; autosave does the same a moment after typing stops. A new campaign says it is not
+// saved yet: it becomes a draft at its first save.
 import { CircleAlert, CircleCheck, CircleDashed, LoaderCircle, Save } from 'lucide-react';
 import type { SaveState } from '../../../../lib/admin/use-campaign-editor-draft';
 import { Button } from '../../../ui';
@@ -11,10 +12,12 @@ export function SaveIndicator({
   state,
   savedAt,
   onSave,
+  notCreated = false,
 }: {
   state: SaveState;
   savedAt: Date | null;
   onSave: () => Promise<boolean>;
+  notCreated?: boolean;
 }) {
   let icon;
   let text;
@@ -32,8 +35,9 @@ export function SaveIndicator({
       text = 'Not saved — see the message below';
       break;
     default:
-      icon = <CircleCheck />;
-      text = savedAt ? `Saved at ${time(savedAt)}` : 'All changes saved';
+      icon = notCreated ? <CircleDashed /> : <CircleCheck />;
+      if (notCreated) text = 'Not saved yet';
+      else text = savedAt ? `Saved at ${time(savedAt)}` : 'All changes saved';
   }
   return (
     <>
@@ -43,13 +47,13 @@ export function SaveIndicator({
       </span>
       <Button
         size="sm"
-        variant={state === 'saved' ? 'ghost' : 'primary'}
+        variant={state === 'saved' && !notCreated ? 'ghost' : 'primary'}
         icon={<Save />}
         loading={state === 'saving'}
         aria-keyshortcuts="Control+S Meta+S"
         onClick={() => void onSave()}
       >
-        Save
+        {notCreated ? 'Save draft' : 'Save'}
       </Button>
     </>
   );

@@ -1,8 +1,9 @@
 // Sending a campaign through send-campaign: a test to team addresses (editors and up); send now
-// (after a confirmation naming the recipients) or schedule (admins and up); pause, resume and
-// cancel while it is scheduled or paused (SPEC §4: a sending campaign is paused first); and the
-// progress. Each error sits at its control.
-import { CalendarClock, FlaskConical, Pause, Play, Send, XCircle } from 'lucide-react';
+// (after a confirmation naming the recipients) or schedule (admins and up); unschedule back to a
+// draft; pause, resume (an edited paused campaign is checked and saved first) and cancel while it
+// is scheduled or paused (SPEC §4: a sending campaign is paused first); and the progress. Each
+// error sits at its control.
+import { CalendarClock, CalendarX, FlaskConical, Pause, Play, Send, XCircle } from 'lucide-react';
 import { useState } from 'react';
 import {
   hasErrors,
@@ -34,7 +35,7 @@ export function SendPanel({
   count: CountState;
 }) {
   const { can, member } = useAdmin();
-  const actions = useCampaignActions(campaign.id);
+  const actions = useCampaignActions(draft.currentId);
   const [busy, setBusy] = useState<Busy>(null);
   const [testTo, setTestTo] = useState(member.email);
   const [testError, setTestError] = useState<string | null>(null);
@@ -50,8 +51,8 @@ export function SendPanel({
   const maySend = can('send-campaigns');
 
   /** Checks for a send, then saves what is typed: false (errors shown) when it cannot go. */
-  async function ready(needLists: boolean): Promise<boolean> {
-    const found = validateCampaign(draft.form, { send: true });
+  async function ready(needLists: boolean, send = true): Promise<boolean> {
+    const found = validateCampaign(draft.form, { send });
     if (needLists && draft.listIds.length === 0) found.lists = 'Choose at least one list.';
     if (hasErrors(found)) {
       draft.setErrors(found);
@@ -76,7 +77,7 @@ export function SendPanel({
     setNotice(null);
     setBusy('test');
     try {
-      if (isDraft && !(await ready(false))) return;
+      if ((isDraft || status === 'paused') && !(await ready(false))) return;
       const result = await actions.test(parseEmailList(testTo));
       if (result.ok) setNotice(`Test sent to ${result.sent.join(', ')}.`);
       else place(result, setTestError);
@@ -102,11 +103,24 @@ export function SendPanel({
     setError(null);
     setNotice(null);
     setBusy(action);
+    // A paused campaign may have been edited: the edit is checked and saved before it resumes.
+    if (action === 'resume' && !(await ready(false, true))) {
+      setBusy(null);
+      return;
+    }
     const result = await actions.run(action, when);
     setBusy(null);
     if (result.ok) {
       setConfirm(null);
       if (action === 'schedule') setNotice('Scheduled.');
+      if (action === 'unschedule') {
+        setNotice('Back to draft: edit it, then schedule or send it again.');
+      }
+      return;
+    }
+    if (result.field === 'bodyMd') {
+      draft.setErrors({ bodyMd: result.message });
+      setConfirm(null);
       return;
     }
     if (confirm) {
@@ -151,7 +165,7 @@ export function SendPanel({
           <p className={styles.hintText}>This campaign was cancelled.</p>
         ) : null}
 
-        {mayTest && (isDraft || status === 'scheduled') ? (
+        {mayTest && (isDraft || status === 'scheduled' || status === 'paused') ? (
           <div className={styles.actionGroup}>
             <TextField
               label="Test recipients"
@@ -216,6 +230,15 @@ export function SendPanel({
                 Pause
               </Button>
             ) : null}
+            {status === 'scheduled' ? (
+              <Button
+                icon={<CalendarX />}
+                loading={busy === 'unschedule'}
+                onClick={() => void run('unschedule')}
+              >
+                Unschedule
+              </Button>
+            ) : null}
             {status === 'paused' ? (
               <Button
                 variant="primary"
@@ -271,13 +294,15 @@ export function SendPanel({
               ? 'every confirmed subscriber of the chosen lists'
               : `${formatCount(recipients)} ${recipients === 1 ? 'recipient' : 'recipients'}`}
           </strong>
-          . Once sending starts the campaign can be paused or cancelled, but not edited.
+          . Once sending starts it can be paused (an admin may then correct its subject and body) or
+          cancelled.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'cancel'}
         title="Cancel this campaign?"
-        confirmLabel="Cancel campaign"
+        confirmLabel="Stop and cancel"
+        cancelLabel={status === 'scheduled' ? 'Keep scheduled' : 'Keep sending'}
         danger
         busy={busy === 'cancel'}
         error={confirmError}
@@ -286,9 +311,9 @@ export function SendPanel({
       >
         <p>
           {status === 'scheduled'
-            ? 'It will not go out.'
+            ? 'It will not go out. To change it instead, unschedule it.'
             : 'Messages not sent yet are dropped; those already sent stay sent.'}{' '}
-          A cancelled campaign cannot be restarted.
+          A cancelled campaign cannot be restarted, but it can be duplicated.
         </p>
       </ConfirmDialog>
     </Card>

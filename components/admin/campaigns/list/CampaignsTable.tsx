@@ -1,10 +1,12 @@
 // The campaigns table: name and subject (linking to the editor or the report), status, lists,
-// recipients and sent, the time that matters for the status, and delete where allowed.
+// recipients and sent, the time that matters for the status, and Duplicate (editors and up) and
+// Delete where allowed.
 import { Trash2 } from 'lucide-react';
 import Link from 'next/link';
 import { Button, Table, tableStyles } from '../../../ui';
 import { campaignHref, type CampaignSummary } from '../../../../lib/admin/campaigns';
 import { formatCount, formatMoment } from '../../../../lib/admin/format';
+import { DuplicateButton } from '../DuplicateButton';
 import { CampaignStatusBadge } from './CampaignStatusBadge';
 import styles from './Campaigns.module.css';
 
@@ -28,13 +30,15 @@ export function campaignMoment(c: CampaignSummary): { label: string; at: string 
 export function CampaignsTable({
   campaigns,
   canDelete,
+  canDuplicate,
   onDelete,
 }: {
   campaigns: CampaignSummary[];
   canDelete: (campaign: CampaignSummary) => boolean;
+  canDuplicate: boolean;
   onDelete: (campaign: CampaignSummary) => void;
 }) {
-  const anyDeletable = campaigns.some(canDelete);
+  const anyActions = canDuplicate || campaigns.some(canDelete);
   return (
     <Table caption="Campaigns, newest first" captionHidden stack>
       <thead>
@@ -46,7 +50,7 @@ export function CampaignsTable({
             Sent / recipients
           </th>
           <th scope="col">When</th>
-          {anyDeletable ? (
+          {anyActions ? (
             <th scope="col" className={tableStyles.actions}>
               <span className="visually-hidden">Actions</span>
             </th>
@@ -79,10 +83,11 @@ export function CampaignsTable({
                 <span className={`${styles.whenLabel} ${styles.wideOnly}`}>{moment.label}</span>
                 {moment.at ? <time dateTime={moment.at}>{formatMoment(moment.at)}</time> : '—'}
               </td>
-              {anyDeletable ? (
+              {anyActions ? (
                 <td className={`${tableStyles.actions} ${tableStyles.full}`}>
-                  {canDelete(c) ? (
-                    <span className={styles.rowActions}>
+                  <span className={styles.rowActions}>
+                    {canDuplicate ? <DuplicateButton campaignId={c.id} name={c.name} /> : null}
+                    {canDelete(c) ? (
                       <Button
                         size="sm"
                         variant="ghost"
@@ -92,8 +97,8 @@ export function CampaignsTable({
                       >
                         Delete
                       </Button>
-                    </span>
-                  ) : null}
+                    ) : null}
+                  </span>
                 </td>
               ) : null}
             </tr>

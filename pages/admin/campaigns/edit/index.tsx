@@ -1,6 +1,8 @@
 // `/admin/campaigns/edit/?id=`: the campaign editor (the id comes from the query string: static
-// export). Without an id (or with `?new`) it makes a new draft and continues at its id.
+// export). Without an id it is a new campaign (`?template=` starts from a template), created at
+// its first save; the address then names it without remounting the editor.
 import { useRouter } from 'next/router';
+import { useRef, useState } from 'react';
 import AdminLayout from '../../../../components/admin/AdminLayout';
 import { CampaignEditor } from '../../../../components/admin/campaigns/editor/CampaignEditor';
 import { NewCampaign } from '../../../../components/admin/campaigns/editor/NewCampaign';
@@ -9,9 +11,28 @@ import { LoadingState } from '../../../../components/ui';
 export default function CampaignEditPage() {
   const router = useRouter();
   const id = typeof router.query.id === 'string' ? router.query.id : '';
+  // The campaign a new editor on this page created: it stays on screen as it is.
+  const [created, setCreated] = useState<string | null>(null);
+  // The template a new editor started from, kept while its address changes to the new id.
+  const template = typeof router.query.template === 'string' ? router.query.template : null;
+  const started = useRef<string | null>(null);
+  if (!id) started.current = template;
   let body;
   if (!router.isReady) body = <LoadingState label="Loading campaign…" />;
-  else if (id) body = <CampaignEditor key={id} id={id} />;
-  else body = <NewCampaign />;
-  return <AdminLayout title="Campaign">{body}</AdminLayout>;
+  else if (id && id !== created) body = <CampaignEditor key={id} id={id} />;
+  else {
+    body = (
+      <NewCampaign
+        key={started.current ?? ''}
+        templateId={started.current}
+        onCreated={(newId) => {
+          setCreated(newId);
+          void router.replace(`/admin/campaigns/edit/?id=${encodeURIComponent(newId)}`, undefined, {
+            shallow: true,
+          });
+        }}
+      />
+    );
+  }
+  return <AdminLayout title={id || created ? 'Campaign' : 'New campaign'}>{body}</AdminLayout>;
 }

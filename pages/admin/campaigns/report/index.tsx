@@ -1,8 +1,10 @@
 // /admin/campaigns/report/?id=: how a campaign went — outcomes, opens and clicks when tracked, a
-// live progress bar while it sends, and the per-recipient delivery log with "Retry failed".
+// live progress bar while it sends, the per-recipient delivery log with "Retry failed", and
+// Duplicate (editors and up) to send a new version.
 import { ArrowLeft, FileSearch, SquarePen } from 'lucide-react';
 import Link from 'next/link';
 import AdminLayout, { useAdmin } from '../../../../components/admin/AdminLayout';
+import { DuplicateButton } from '../../../../components/admin/campaigns/DuplicateButton';
 import { CampaignStatusBadge } from '../../../../components/admin/campaigns/list/CampaignStatusBadge';
 import { DeliveryLog } from '../../../../components/admin/campaigns/report/DeliveryLog';
 import styles from '../../../../components/admin/campaigns/report/Report.module.css';
@@ -84,6 +86,9 @@ function ReportContent({ id }: { id: string }) {
           <>
             {sending ? <FeedIndicator status={live} /> : null}
             <CampaignStatusBadge status={c.status} />
+            {can('write-campaigns') ? (
+              <DuplicateButton campaignId={c.id} name={c.name} variant="secondary" />
+            ) : null}
           </>
         }
       >
