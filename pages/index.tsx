@@ -19,6 +19,7 @@ import { useSubscriberCount } from '../lib/use-subscriber-count';
 import { formatCount } from '../lib/waitlist';
 import styles from '../styles/Home.module.css';
 import RetryButton from '../components/public/RetryButton';
+import { publicFallback, type PublicPageProps } from '../lib/build/public-props';
 
 export default function Home() {
   const settings = usePublicSettings();
@@ -100,4 +101,9 @@ export default function Home() {
       <LatestIssues />
     </SiteLayout>
   );
+}
+
+// The identity, the public lists and the latest issues in the exported HTML (read at build time).
+export async function getStaticProps(): Promise<{ props: PublicPageProps }> {
+  return { props: { fallback: await publicFallback({ lists: true, latest: true }) } };
 }

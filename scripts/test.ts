@@ -1,9 +1,8 @@
 // `npm test`: every check CI runs, in order, with one summary at the end.
 // Static checks, unit + integration tests on PGlite (and on native Postgres when TEST_DATABASE_URL is
-// set), the static export, then the Playwright suite against the exported site.
+// set), the static export (scripts/build-site.ts), then the Playwright suite against the exported site.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { E2E_SUPABASE_URL } from '../tests/e2e/ports.js';
 
 interface Step {
   name: string;
@@ -69,10 +68,11 @@ if (nativeUrl) {
 }
 steps.push(
   {
-    name: 'static export (next build)',
+    // Against a seeded emulator on the e2e ports, so the exported HTML carries the seed's identity
+    // and public lists as the e2e run's own emulator (the same seed) then serves them.
+    name: 'static export (next build against the seeded e2e emulator)',
     command: 'npx',
-    args: ['next', 'build'],
-    env: { NEXT_PUBLIC_SUPABASE_URL: E2E_SUPABASE_URL },
+    args: ['tsx', 'scripts/build-site.ts', '--emulator'],
   },
   {
     name: 'end-to-end (Playwright, Chromium)',

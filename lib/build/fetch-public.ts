@@ -7,7 +7,10 @@ export interface FetchAtBuildOptions {
   method?: 'GET' | 'POST';
   /** JSON body of a POST. */
   body?: unknown;
-  /** Give up after this long (default 4000 ms): a build never hangs on an unreachable host. */
+  /**
+   * Give up after this long: a build never hangs on an unreachable host. Default 4 s, or 30 s when
+   * the data is required (a busy CI machine answering many page workers at once).
+   */
   timeoutMs?: number;
 }
 
@@ -18,6 +21,7 @@ export interface FetchAtBuildOptions {
 export const REQUIRE_DATA_ENV = 'POSTBOX_BUILD_REQUIRE_DATA';
 
 const DEFAULT_TIMEOUT_MS = 4000;
+const REQUIRED_TIMEOUT_MS = 30_000;
 
 /** One answer per path and body per build worker: every page reads the same identity. */
 const cache = new Map<string, Promise<unknown>>();
@@ -61,7 +65,10 @@ async function read<T>(path: string, options: FetchAtBuildOptions): Promise<T | 
         ...(options.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
       },
       body: options.body !== undefined ? JSON.stringify(options.body) : undefined,
-      signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+      signal: AbortSignal.timeout(
+        options.timeoutMs ??
+          (process.env[REQUIRE_DATA_ENV] === '1' ? REQUIRED_TIMEOUT_MS : DEFAULT_TIMEOUT_MS),
+      ),
     });
   } catch (error) {
     const name = error instanceof Error ? error.name : '';

@@ -11,6 +11,7 @@ import { useConfirm } from '../../lib/use-confirm';
 import { useSearchParam } from '../../lib/use-search-params';
 import { waitlistPagePath } from '../../lib/waitlist';
 import RetryButton from '../../components/public/RetryButton';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function ConfirmPage() {
   const token = useSearchParam('token');
@@ -158,3 +159,6 @@ function HomeLink({ label }: { label: string }) {
     </Link>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;

@@ -13,6 +13,7 @@ import { siteTitle } from '../../lib/site';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
 import RetryButton from '../../components/public/RetryButton';
+import { formStaticProps } from '../../lib/build/public-props';
 
 export default function EmbedPage() {
   const slug = useSearchParam('list');
@@ -107,3 +108,6 @@ function Message({
     </div>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = formStaticProps;

@@ -10,6 +10,7 @@ import { useSearchParam } from '../../lib/use-search-params';
 import { useWaitlist } from '../../lib/use-waitlist';
 import { formatCount, positionText, referralsText } from '../../lib/waitlist';
 import RetryButton from '../../components/public/RetryButton';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function WaitlistPage() {
   const code = useSearchParam('code');
@@ -111,3 +112,6 @@ function HomeLink() {
     </Link>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;

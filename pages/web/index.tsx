@@ -12,6 +12,7 @@ import styles from '../../components/public/archive/Archive.module.css';
 import { issueDate } from '../../lib/archive';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useWebVersion } from '../../lib/use-web-version';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function WebVersionPage() {
   const token = useSearchParam('token');
@@ -65,3 +66,6 @@ export default function WebVersionPage() {
   }
   return <SiteLayout title={title}>{content}</SiteLayout>;
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;
