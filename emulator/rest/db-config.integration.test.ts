@@ -107,6 +107,52 @@ describe('aggregates', () => {
   });
 });
 
+describe('explain (pgrst.db_plan_enabled)', () => {
+  const PLAN_JSON = 'application/vnd.pgrst.plan+json; for="application/json"';
+
+  it('answers PGRST107 while off, as hosted leaves the plan media types out', async () => {
+    const res = await f.rest('/books?select=id', { headers: { Accept: PLAN_JSON } });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toMatchObject({ code: 'PGRST107' });
+  });
+
+  it('answers the JSON and text plans of a read, and of an rpc, once on', async () => {
+    await setConfig('db_plan_enabled', 'true');
+    await until(async () => (await f.rest('/books', { headers: { Accept: PLAN_JSON } })).ok);
+    const res = await f.rest('/books?select=title,authors(name)&id=eq.1', {
+      headers: { Accept: PLAN_JSON },
+    });
+    expect(res.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+json; for="application/json"; charset=utf-8',
+    );
+    const [plan] = (await res.json()) as Array<{
+      Plan: { 'Node Type': string; Plans?: unknown[] };
+    }>;
+    expect(plan!.Plan['Node Type']).toBe('Aggregate');
+
+    const { data, error } = await f.anon.from('books').select('id').explain({ analyze: true });
+    expect(error).toBeNull();
+    expect(data as unknown as string).toMatch(/^Aggregate .*actual time=/);
+    expect(data as unknown as string).toMatch(/Execution Time: /);
+
+    const rpc = await f.anon.rpc('books_by', { author: 3 }).explain({ format: 'json' });
+    expect(rpc.error).toBeNull();
+    // books_by is a SQL function Postgres inlines: its plan scans books.
+    expect(JSON.stringify(rpc.data)).toContain('"Relation Name":"books"');
+  });
+
+  it('keeps the rows out: nothing is returned but the plan', async () => {
+    const res = await f.rest('/books?select=title', {
+      headers: { Accept: 'application/vnd.pgrst.plan+text' },
+    });
+    const text = await res.text();
+    expect(text).not.toContain('Notes');
+    expect(res.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+text; for="application/json"; charset=utf-8',
+    );
+  });
+});
+
 describe('in-database config', () => {
   it('pgrst.db_max_rows caps reads, and resetting it restores config.toml’s', async () => {
     await setConfig('db_max_rows', '2');

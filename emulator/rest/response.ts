@@ -4,7 +4,6 @@ import type { Preferences } from './prefer.js';
 import type { BodyShape } from './select-builder.js';
 
 const UNSUPPORTED: Array<[RegExp, string]> = [
-  [/^application\/vnd\.pgrst\.plan/, 'EXPLAIN output (Accept: application/vnd.pgrst.plan)'],
   [/^application\/geo\+json$/, 'GeoJSON output (Accept: application/geo+json)'],
 ];
 

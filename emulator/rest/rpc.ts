@@ -3,6 +3,7 @@ import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
 import { namingAliases } from './alias-errors.js';
 import { RestError } from './errors.js';
+import { explainResponse, type PlanRequest } from './explain.js';
 import { preferenceApplied, type Preferences } from './prefer.js';
 import type { ParsedQuery } from './query-params.js';
 import { applyResponseGucs, RESPONSE_GUCS, type ResponseGucs } from './response-gucs.js';
@@ -41,6 +42,8 @@ export interface RpcRequest {
   query: ParsedQuery;
   prefs: Preferences;
   shape: BodyShape;
+  /** Answer EXPLAIN's plan of the call instead of its result (explain.ts). */
+  plan?: PlanRequest | null;
 }
 
 /** The call expression and the FROM items that turn the JSON arguments into typed values. */
@@ -190,6 +193,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     `select ${counted ? `(select count(*) from ${source}${where})` : 'null'} as total, ` +
     `count(pgrst_t)::int as page_total, ${scalarSet ? scalarSetBody(shape) : bodyExpr(shape)} as body, ` +
     `${RESPONSE_GUCS} from (${page}) pgrst_t`;
+  if (r.plan) return explainResponse(tx, sql, ctx.params.values, r.plan, r.method);
   const { rows } = await tx.query<
     { total: string | null; page_total: number; body: string } & ResponseGucs
   >(sql, ctx.params.values);

@@ -24,6 +24,7 @@ import type { SchemaCache } from './schema-cache.js';
 import { createSchemaStore } from './schema-store.js';
 import { createDbConfigStore, endsInRollback, type RestDbConfig } from './db-config.js';
 import { checkAggregates } from './aggregates.js';
+import { planRequest } from './explain.js';
 import type { BodyShape } from './select-builder.js';
 import { handleRead, handleWrite } from './table-handler.js';
 
@@ -101,7 +102,9 @@ export function createRestService({
         body: method === 'HEAD' ? null : body,
       };
     }
-    const accept = req.headers.get('accept');
+    const plan = planRequest(req.headers.get('accept'), settings.planEnabled);
+    // A plan is negotiated for the media type it is for (`for="…"`).
+    const accept = plan ? plan.forType : req.headers.get('accept');
     const readOnly = method === 'GET' || method === 'HEAD';
     /**
      * oneQuery: fn sends one query and nothing after it may roll back; prepare: its first query's
@@ -171,6 +174,7 @@ export function createRestService({
             query,
             prefs,
             shape,
+            plan,
           }),
         { fnSettings: fn.hoistedSettings },
       );
@@ -194,16 +198,20 @@ export function createRestService({
       payload,
       payloadJson,
       maxRows: settings.maxRows,
+      plan,
     };
     // A read sends one query, and a read-only transaction cannot be changed by what follows it.
     if (readOnly) {
       return inTransaction((tx) => handleRead({ ...request, tx }), {
         // A planned or estimated total may need an EXPLAIN after the page's query.
-        oneQuery: !needsPlan(prefs),
-        prepare: true,
+        oneQuery: !plan && !needsPlan(prefs),
+        prepare: !plan,
       });
     }
     if (['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
+      if (plan) {
+        throw new RestError(501, 'PGRST501', 'The emulator does not implement EXPLAIN of writes');
+      }
       return inTransaction((tx) => handleWrite({ ...request, tx }), {
         oneQuery: writeIsOneQuery(method, prefs, shape, rollback),
         prepare: true,

@@ -1,6 +1,7 @@
 // Reads (GET/HEAD) and writes (POST/PATCH/DELETE) on a table or view, run inside the request's transaction.
 import type { Queryable } from '../db/types.js';
 import type { PlainResponse } from '../gateway/plain.js';
+import { explainResponse, type PlanRequest } from './explain.js';
 import { columnDefaults } from './column-defaults.js';
 import { exactCountSql, readTotal } from './count-estimate.js';
 import { namingAliases } from './alias-errors.js';
@@ -48,6 +49,8 @@ export interface TableRequest {
   /** The JSON text `payload` was parsed from, or null (a CSV or form body). */
   payloadJson: string | null;
   maxRows: number;
+  /** Answer EXPLAIN's plan of the read instead of its rows (explain.ts). */
+  plan?: PlanRequest | null;
 }
 
 interface PageRow {
@@ -76,6 +79,7 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
     `from (select ${renderColumns(root.columns)} from ${from}${clause('group by', root.groupBy, ', ')}` +
     `${clause('order by', root.orderBy, ', ')}` +
     `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
+  if (r.plan) return explainResponse(tx, sql, ctx.params.values, r.plan, r.method);
   const { rows } = await tx.query<PageRow>(sql, ctx.params.values);
   const row = rows[0]!;
   checkSingular(r.shape, row.page_total);
