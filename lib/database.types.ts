@@ -602,6 +602,30 @@ export type Database = {
           },
         ]
       }
+      email_templates: {
+        Row: {
+          body_md: string
+          kind: string
+          preheader: string
+          subject: string
+          updated_at: string
+        }
+        Insert: {
+          body_md: string
+          kind: string
+          preheader?: string
+          subject: string
+          updated_at?: string
+        }
+        Update: {
+          body_md?: string
+          kind?: string
+          preheader?: string
+          subject?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
       events: {
         Row: {
           campaign_id: string | null

@@ -5,13 +5,24 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { toQueryError } from '../use-query';
 import type { RuleGroup } from './subscriber-rules';
 
-export type BulkAction = 'add' | 'remove' | 'confirm' | 'unsubscribe' | 'blocklist' | 'delete';
+export type BulkAction =
+  | 'add'
+  | 'remove'
+  | 'confirm'
+  | 'unsubscribe'
+  | 'blocklist'
+  | 'delete'
+  // Issue 24: add or remove a tag (by name; adding creates it), run by tag_subscribers.
+  | 'tag'
+  | 'untag';
 
 export interface BulkOptions {
   /** add and remove: the list; confirm and unsubscribe: one list, or every list when null. */
   list?: string | null;
   /** add: the new subscriptions' status. */
   status?: 'confirmed' | 'pending';
+  /** tag and untag: the tag's name. */
+  tag?: string;
 }
 
 export interface BulkProgress {
@@ -61,17 +72,23 @@ export async function runBulk(
   const total: BulkProgress = { processed: 0, changed: 0 };
   let after: string | null = null;
   for (;;) {
-    const answer: { data: unknown; error: unknown; status: number } = await client.rpc(
-      'bulk_update_subscribers',
-      {
-        p_action: action,
-        p_rules: rules,
-        p_list: options.list ?? null,
-        p_status: options.status ?? 'confirmed',
-        p_after: after,
-        p_limit: batch,
-      },
-    );
+    const tagging = action === 'tag' || action === 'untag';
+    const answer: { data: unknown; error: unknown; status: number } = tagging
+      ? await client.rpc('tag_subscribers', {
+          p_action: action === 'tag' ? 'add' : 'remove',
+          p_tags: [options.tag ?? ''],
+          p_rules: rules,
+          p_after: after,
+          p_limit: batch,
+        })
+      : await client.rpc('bulk_update_subscribers', {
+          p_action: action,
+          p_rules: rules,
+          p_list: options.list ?? null,
+          p_status: options.status ?? 'confirmed',
+          p_after: after,
+          p_limit: batch,
+        });
     const { data, error, status } = answer;
     if (error) throw toQueryError(error, status);
     if (!isBatchAnswer(data)) throw new Error('The bulk action answered in an unknown shape.');
@@ -83,7 +100,7 @@ export async function runBulk(
   }
 }
 
-/** What the page announces after an action. */
+/** What the page announces after an action (`listName`: the tag's name for tag and untag). */
 export function bulkDoneText(action: BulkAction, changed: number, listName?: string): string {
   const who = `${changed.toLocaleString('en')} ${changed === 1 ? 'subscriber' : 'subscribers'}`;
   if (changed === 0) return 'Nothing to change: the subscribers already were that way.';
@@ -100,6 +117,10 @@ export function bulkDoneText(action: BulkAction, changed: number, listName?: str
       return `${who} blocklisted.`;
     case 'delete':
       return `${who} deleted.`;
+    case 'tag':
+      return `${who} tagged ${listName ?? ''}.`;
+    case 'untag':
+      return `Tag ${listName ?? ''} removed from ${who}.`;
   }
 }
 
@@ -119,5 +140,9 @@ export function bulkQuestion(action: BulkAction, count: number, listName?: strin
       return `Blocklist ${who}?`;
     case 'delete':
       return `Delete ${who}?`;
+    case 'tag':
+      return `Tag ${who} ${listName ?? ''}?`;
+    case 'untag':
+      return `Remove the tag ${listName ?? ''} from ${who}?`;
   }
 }

@@ -28,6 +28,9 @@ export interface SubscriberFilters {
   /** With `listId`, the status on that list; without, a subscription on any list in that status. */
   subscription: SubscriptionStatus | null;
   status: SubscriberStatus | null;
+  /** Issue 24: only subscribers with this tag / matching this saved segment. */
+  tagId?: string | null;
+  segmentId?: string | null;
   sort: SubscriberSort;
 }
 
@@ -45,7 +48,9 @@ export function isFiltered(filters: SubscriberFilters): boolean {
     filters.search.trim() !== '' ||
     filters.listId !== null ||
     filters.subscription !== null ||
-    filters.status !== null
+    filters.status !== null ||
+    Boolean(filters.tagId) ||
+    Boolean(filters.segmentId)
   );
 }
 

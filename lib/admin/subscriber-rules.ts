@@ -1,4 +1,5 @@
-// The subscriber filter rule format (issue 23; compiled to SQL by 20261127400110): its types, the
+// The subscriber filter rule format (issue 23, extended for segments in issue 24; compiled to SQL
+// by 20261127400110 and 20261128100400): its types, the
 // subscribers page's filters and a selection of rows written as rules, and the shape check the
 // export function applies before sending rules to the database (which checks everything again).
 // No imports, so the edge functions (Deno) use this file as it is.
@@ -34,7 +35,17 @@ export type Rule =
       op: 'eq' | 'neq' | 'contains' | 'not_contains' | 'gt' | 'lt' | 'before' | 'after';
       value: string | number | boolean | RuleDate;
     }
-  | { field: 'id'; op: 'in'; value: string[] };
+  | { field: 'id'; op: 'in'; value: string[] }
+  // Issue 24: tags, where the subscriber came from, referrals, waitlist place, engagement, segments.
+  | { field: 'tag'; op: 'has' | 'has_not'; value: string }
+  | { field: 'source'; op: 'eq' | 'neq'; value: SubscriberSource }
+  | { field: 'referrals' | 'received'; op: 'gt' | 'lt'; value: number }
+  | { field: 'waitlist_position'; op: 'gt' | 'lt'; value: { list: string; position: number } }
+  | { field: 'opened' | 'clicked'; op: 'since' | 'not_since'; value: RuleDate }
+  | { field: 'segment'; op: 'in' | 'not_in'; value: string };
+
+/** subscribers.signup_source: the signup form, a CSV import, a team member, anything else. */
+export type SubscriberSource = 'form' | 'import' | 'team' | 'api';
 
 export interface RuleGroup {
   match: RuleMatch;
@@ -50,12 +61,16 @@ export interface FilterBarValues {
   listId: string | null;
   subscription: 'pending' | 'confirmed' | 'unsubscribed' | null;
   status: 'enabled' | 'blocklisted' | null;
+  /** A tag the subscribers have (issue 24). */
+  tagId?: string | null;
+  /** A saved segment the subscribers match (issue 24). */
+  segmentId?: string | null;
 }
 
 /**
  * The filter bar as rules: the search box (email or name contains), a list and/or a subscription
  * status (a subscription on that list, in that status; without a list, on any list), and the
- * subscriber's status, all required.
+ * subscriber's status, a tag and a segment, all required.
  */
 export function rulesFromFilters(filters: FilterBarValues): RuleGroup {
   const rules: Rule[] = [];
@@ -68,6 +83,8 @@ export function rulesFromFilters(filters: FilterBarValues): RuleGroup {
     rules.push({ field: 'subscription', op: 'has', value });
   }
   if (filters.status !== null) rules.push({ field: 'status', op: 'eq', value: filters.status });
+  if (filters.tagId) rules.push({ field: 'tag', op: 'has', value: filters.tagId });
+  if (filters.segmentId) rules.push({ field: 'segment', op: 'in', value: filters.segmentId });
   return { match: 'all', rules };
 }
 

@@ -29,6 +29,8 @@ function filterParams(filters: SubscriberFilters) {
     list: filters.listId ?? undefined,
     subscription: filters.subscription ?? undefined,
     status: filters.status ?? undefined,
+    tag: filters.tagId ?? undefined,
+    segment: filters.segmentId ?? undefined,
     sort: filters.sort,
   };
 }

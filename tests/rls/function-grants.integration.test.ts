@@ -34,6 +34,13 @@ const SIGNED_IN_CALLABLE = [
   'let_in_from_waitlist',
   'team_sign_ins',
   'waitlist_ranking',
+  // Tags and segments (issue 24): under the caller's RLS; the writers check the role too.
+  'campaign_audience_count',
+  'delete_tag',
+  'preview_subscribers_matching',
+  'rename_tag',
+  'tag_counts',
+  'tag_subscribers',
 ];
 
 let team: Team;

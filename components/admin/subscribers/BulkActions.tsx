@@ -10,6 +10,7 @@ import { useMatchCount, useSubscriberBulk } from '../../../lib/admin/use-subscri
 import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { useAdmin } from '../AdminContext';
 import { Button, ConfirmDialog, ProgressBar, SelectField, StatusMessage } from '../../ui';
+import { BulkTagField } from '../tags/BulkTagField';
 import styles from './Subscribers.module.css';
 
 export interface BulkResult {
@@ -25,6 +26,8 @@ const LABELS: Record<Choice, string> = {
   confirm: 'Confirm pending subscriptions',
   unsubscribe: 'Unsubscribe',
   blocklist: 'Blocklist',
+  tag: 'Add a tag',
+  untag: 'Remove a tag',
   export: 'Export CSV',
   delete: 'Delete',
 };
@@ -53,12 +56,14 @@ export function BulkActions({
   const { can } = useAdmin();
   const [choice, setChoice] = useState<Choice>('add');
   const [list, setList] = useState('');
+  const [tag, setTag] = useState('');
+  const needsTag = choice === 'tag' || choice === 'untag';
   const [asking, setAsking] = useState(false);
   const bulk = useSubscriberBulk();
   const count = useMatchCount(asking ? target : null);
 
   const needsList = choice === 'add' || choice === 'remove';
-  const listName = lists.find((l) => l.id === list)?.name;
+  const listName = needsTag ? `“${tag.trim()}”` : lists.find((l) => l.id === list)?.name;
   const choices = (Object.keys(LABELS) as Choice[]).filter((c) =>
     c === 'delete' ? can('delete-subscribers') : c === 'export' ? can('import-export') : true,
   );
@@ -73,7 +78,7 @@ export function BulkActions({
 
   const confirm = async () => {
     if (choice === 'export') return;
-    const outcome = await bulk.run(choice, target, { list: list || null }, total);
+    const outcome = await bulk.run(choice, target, { list: list || null, tag: tag.trim() }, total);
     if (outcome.status === 'done') {
       setAsking(false);
       onDone({ tone: 'success', text: bulkDoneText(choice, outcome.progress.changed, listName) });
@@ -138,11 +143,12 @@ export function BulkActions({
             ))}
           </SelectField>
         ) : null}
+        {needsTag ? <BulkTagField value={tag} onChange={setTag} disabled={running} /> : null}
         <Button
           size="sm"
           variant={choice === 'delete' ? 'danger' : 'primary'}
           icon={<Play />}
-          disabled={running || (needsList && !list)}
+          disabled={running || (needsList && !list) || (needsTag && !tag.trim())}
           onClick={apply}
         >
           Apply

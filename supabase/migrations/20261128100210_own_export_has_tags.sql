@@ -1,0 +1,49 @@
+-- A subscriber's own data export (preferences "download my data", SPEC §1) includes their tags
+-- (issue 24: tags are part of the subscriber's own export) and where they came from (source).
+-- Deletion needs no change: subscriber_tags rows go with the subscriber (cascade). Otherwise as
+-- in 20261127400500.
+create or replace function public.export_subscriber(p_subscriber uuid)
+returns jsonb
+language plpgsql
+set search_path = ''
+as $$
+declare
+  who public.subscribers := private.self_service_subscriber(p_subscriber);
+  result jsonb;
+  deliveries jsonb := '[]'::jsonb;
+begin
+  if to_regclass('public.deliveries') is not null then
+    execute 'select coalesce(jsonb_agg(to_jsonb(d) - ''subscriber_id''), ''[]''::jsonb)
+               from public.deliveries d where d.subscriber_id = $1'
+      into deliveries using who.id;
+  end if;
+  result := jsonb_build_object(
+    'subscriber', jsonb_build_object(
+      'id', who.id, 'email', who.email, 'name', who.name, 'attributes', who.attributes,
+      'notes', who.notes, 'source', who.signup_source,
+      'status', who.status, 'created_at', who.created_at, 'updated_at', who.updated_at),
+    'referral', jsonb_build_object(
+      'code', who.referral_code,
+      'referred_by_someone', who.referred_by is not null,
+      'referrals', (select count(*) from public.subscribers r where r.referred_by = who.id)),
+    'subscriptions', coalesce((
+      select jsonb_agg(jsonb_build_object('list', jsonb_build_object('slug', l.slug, 'name', l.name),
+          'status', sub.status, 'created_at', sub.created_at, 'confirmed_at', sub.confirmed_at,
+          'unsubscribed_at', sub.unsubscribed_at)
+        order by l.created_at, l.slug)
+      from public.subscriptions sub join public.lists l on l.id = sub.list_id
+      where sub.subscriber_id = who.id), '[]'::jsonb),
+    'tags', coalesce((
+      select jsonb_agg(t.name order by lower(t.name))
+      from public.subscriber_tags x join public.tags t on t.id = x.tag_id
+      where x.subscriber_id = who.id), '[]'::jsonb),
+    'events', coalesce((
+      select jsonb_agg(jsonb_build_object('type', e.type, 'data', e.data,
+          'campaign_id', e.campaign_id, 'created_at', e.created_at) order by e.id)
+      from public.events e where e.subscriber_id = who.id), '[]'::jsonb),
+    'deliveries', deliveries);
+  insert into public.events (subscriber_id, type, data)
+  values (who.id, 'exported', jsonb_build_object('source', 'preferences'));
+  return result;
+end;
+$$;
