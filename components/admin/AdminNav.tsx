@@ -12,6 +12,7 @@ export const ADMIN_NAV = [
   { href: '/admin/lists/', label: 'Lists' },
   { href: '/admin/share/', label: 'Share & embed' },
   { href: '/admin/campaigns/', label: 'Campaigns' },
+  { href: '/admin/automations/', label: 'Automations' },
   { href: '/admin/media/', label: 'Media' },
   { href: '/admin/settings/', label: 'Settings' },
 ] as const;

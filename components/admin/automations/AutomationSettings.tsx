@@ -1,0 +1,160 @@
+// An automation's name, trigger and exit rules, and its status controls: Start (a draft or paused
+// one, admins and owners), Pause. Blocklisted and everywhere-unsubscribed subscribers always exit.
+import { Pause, Play } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Badge, Button, Checkbox, SelectField, StatusMessage, TextField } from '../../ui';
+import type { AutomationChanges, AutomationRow } from '../../../lib/admin/automations';
+import styles from './Automations.module.css';
+
+export interface AutomationSettingsProps {
+  automation: AutomationRow;
+  editable: boolean;
+  canRun: boolean;
+  lists: { id: string; name: string }[];
+  tags: { id: string; name: string }[];
+  onSave: (changes: AutomationChanges) => Promise<string | null>;
+}
+
+export function AutomationSettings({
+  automation: a,
+  editable,
+  canRun,
+  lists,
+  tags,
+  onSave,
+}: AutomationSettingsProps) {
+  const [name, setName] = useState(a.name);
+  const [trigger, setTrigger] = useState(a.trigger_kind);
+  const [listId, setListId] = useState(a.trigger_list_id ?? lists[0]?.id ?? '');
+  const [tagId, setTagId] = useState(a.trigger_tag_id ?? tags[0]?.id ?? '');
+  const [exitOnList, setExitOnList] = useState(a.exit_on_list_unsubscribe);
+  const [reEntry, setReEntry] = useState(a.re_entry);
+  const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const run = async (what: string, changes: AutomationChanges, done: string) => {
+    setBusy(what);
+    const failure = await onSave(changes);
+    setBusy(null);
+    setMessage(failure ? { tone: 'error', text: failure } : { tone: 'success', text: done });
+  };
+  const save = (e: FormEvent) => {
+    e.preventDefault();
+    void run(
+      'save',
+      {
+        name,
+        trigger_kind: trigger,
+        trigger_list_id: trigger === 'list' ? listId || null : null,
+        trigger_tag_id: trigger === 'tag' ? tagId || null : null,
+        exit_on_list_unsubscribe: exitOnList,
+        re_entry: reEntry,
+      },
+      'Saved.',
+    );
+  };
+
+  return (
+    <form onSubmit={save} className={styles.page} aria-label="Automation settings">
+      {a.status === 'paused' ? (
+        <StatusMessage tone="info">
+          Paused: everyone stays at their step and nobody new is enrolled until it is started again.
+        </StatusMessage>
+      ) : null}
+      {message ? <StatusMessage tone={message.tone}>{message.text}</StatusMessage> : null}
+      <div className={styles.settings}>
+        <TextField
+          label="Name"
+          value={name}
+          maxLength={100}
+          disabled={!editable}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <SelectField
+          label="Starts when"
+          value={trigger}
+          disabled={!editable}
+          onChange={(e) => setTrigger(e.target.value)}
+        >
+          <option value="list">Someone joins a list (at confirmation)</option>
+          <option value="tag">A tag is added</option>
+          <option value="manual">Enrolled by hand</option>
+        </SelectField>
+        {trigger === 'list' ? (
+          <SelectField
+            label="List"
+            value={listId}
+            disabled={!editable}
+            onChange={(e) => setListId(e.target.value)}
+          >
+            {lists.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        {trigger === 'tag' ? (
+          <SelectField
+            label="Tag"
+            value={tagId}
+            disabled={!editable}
+            onChange={(e) => setTagId(e.target.value)}
+          >
+            {tags.length === 0 ? <option value="">No tags yet</option> : null}
+            {tags.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+      </div>
+      <Checkbox
+        label="Exit when they unsubscribe from the trigger list"
+        checked={exitOnList}
+        disabled={!editable}
+        onChange={(e) => setExitOnList(e.target.checked)}
+      />
+      <Checkbox
+        label="Let someone go through again after finishing"
+        checked={reEntry}
+        disabled={!editable}
+        onChange={(e) => setReEntry(e.target.checked)}
+      />
+      <div className={styles.actions}>
+        <Badge
+          tone={a.status === 'active' ? 'success' : a.status === 'paused' ? 'warning' : 'neutral'}
+        >
+          {a.status === 'active' ? 'Active' : a.status === 'paused' ? 'Paused' : 'Draft'}
+        </Badge>
+        {editable ? (
+          <Button type="submit" loading={busy === 'save'}>
+            Save settings
+          </Button>
+        ) : null}
+        {canRun && a.status !== 'active' ? (
+          <Button
+            type="button"
+            variant="primary"
+            icon={<Play />}
+            loading={busy === 'start'}
+            onClick={() => void run('start', { status: 'active' }, 'Started.')}
+          >
+            {a.status === 'paused' ? 'Resume' : 'Start'}
+          </Button>
+        ) : null}
+        {canRun && a.status === 'active' ? (
+          <Button
+            type="button"
+            icon={<Pause />}
+            loading={busy === 'pause'}
+            onClick={() => void run('pause', { status: 'paused' }, 'Paused.')}
+          >
+            Pause
+          </Button>
+        ) : null}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,229 @@
+// Reads and writes of automations for /admin/automations/ (issue 24), taking the client so hooks
+// pass the browser's and tests a member's; plus the words the UI uses for triggers and steps.
+import type { SupabaseClient } from '@supabase/supabase-js';
+import type { Database, Tables } from '../database.types';
+import type { SupabaseResult } from '../use-query';
+import { toQueryError } from '../use-query';
+
+type Client = SupabaseClient<Database>;
+
+export type AutomationRow = Tables<'automations'>;
+export type StepRow = Tables<'automation_steps'>;
+export type StepKind =
+  'email' | 'wait' | 'condition' | 'tag_add' | 'tag_remove' | 'list_add' | 'list_remove';
+export type AutomationStatus = 'draft' | 'active' | 'paused';
+
+export interface Counts {
+  active: number;
+  completed: number;
+  exited: number;
+  sent: number;
+  failed: number;
+}
+
+export type AutomationWithCounts = AutomationRow & { counts: Counts };
+export type StepWithCounts = StepRow & { counts: Omit<Counts, 'completed'> };
+
+const ZERO: Counts = { active: 0, completed: 0, exited: 0, sent: 0, failed: 0 };
+
+/** Every automation, newest first, with its enrolment and send counts. */
+export async function listAutomations(
+  client: Client,
+): Promise<SupabaseResult<AutomationWithCounts[]>> {
+  const [rows, report] = await Promise.all([
+    client.from('automations').select('*').order('created_at', { ascending: false }),
+    client.from('automation_report').select('*'),
+  ]);
+  if (rows.error) return { data: null, error: rows.error, status: rows.status };
+  if (report.error) return { data: null, error: report.error, status: report.status };
+  const byId = new Map((report.data ?? []).map((r) => [r.automation_id, r]));
+  return {
+    data: (rows.data ?? []).map((a) => {
+      const r = byId.get(a.id);
+      return { ...a, counts: r ? countsOf(r) : ZERO };
+    }),
+    error: null,
+  };
+}
+
+function countsOf(r: Partial<Record<keyof Counts, number | null>>): Counts {
+  return {
+    active: r.active ?? 0,
+    completed: r.completed ?? 0,
+    exited: r.exited ?? 0,
+    sent: r.sent ?? 0,
+    failed: r.failed ?? 0,
+  };
+}
+
+export interface AutomationDetail {
+  automation: AutomationWithCounts;
+  steps: StepWithCounts[];
+}
+
+/** One automation with its steps in order and each step's counts; null data when it does not exist. */
+export async function getAutomation(
+  client: Client,
+  id: string,
+): Promise<SupabaseResult<AutomationDetail | null>> {
+  const [row, report, steps, stepReport] = await Promise.all([
+    client.from('automations').select('*').eq('id', id).maybeSingle(),
+    client.from('automation_report').select('*').eq('automation_id', id).maybeSingle(),
+    client.from('automation_steps').select('*').eq('automation_id', id).order('position'),
+    client.from('automation_step_report').select('*').eq('automation_id', id),
+  ]);
+  for (const r of [row, report, steps, stepReport])
+    if (r.error) return { data: null, error: r.error, status: r.status };
+  if (!row.data) return { data: null, error: null };
+  const byStep = new Map((stepReport.data ?? []).map((r) => [r.step_id, r]));
+  return {
+    data: {
+      automation: { ...row.data, counts: report.data ? countsOf(report.data) : ZERO },
+      steps: (steps.data ?? []).map((s) => ({
+        ...s,
+        counts: countsOf(byStep.get(s.id) ?? {}),
+      })),
+    },
+    error: null,
+  };
+}
+
+export type WriteResult<T = null> = { ok: true; data: T } | { ok: false; message: string };
+
+function failed<T>(error: unknown, status?: number): WriteResult<T> {
+  return { ok: false, message: toQueryError(error, status).message };
+}
+
+export async function createAutomation(client: Client, name: string): Promise<WriteResult<string>> {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 100)
+    return { ok: false, message: 'Name: must be 1 to 100 characters.' };
+  const { data, error, status } = await client
+    .from('automations')
+    .insert({ name: trimmed, trigger_kind: 'list' })
+    .select('id')
+    .single();
+  return error || !data ? failed(error, status) : { ok: true, data: data.id };
+}
+
+export type AutomationChanges = Database['public']['Tables']['automations']['Update'];
+
+export async function updateAutomation(
+  client: Client,
+  id: string,
+  changes: AutomationChanges,
+): Promise<WriteResult> {
+  const { data, error, status } = await client
+    .from('automations')
+    .update(changes)
+    .eq('id', id)
+    .select('id');
+  if (error) return failed(error, status);
+  if (!data?.length) return { ok: false, message: 'You do not have permission to do that.' };
+  return { ok: true, data: null };
+}
+
+export type StepValues = Database['public']['Tables']['automation_steps']['Update'];
+
+/** Adds a step after the last one. */
+export async function addStep(
+  client: Client,
+  automationId: string,
+  steps: Pick<StepRow, 'position'>[],
+  values: StepValues & { kind: StepKind },
+): Promise<WriteResult> {
+  const position = steps.reduce((max, s) => Math.max(max, s.position), 0) + 1;
+  const { error, status } = await client
+    .from('automation_steps')
+    .insert({ ...values, automation_id: automationId, position });
+  return error ? failed(error, status) : { ok: true, data: null };
+}
+
+export async function updateStep(
+  client: Client,
+  id: string,
+  values: StepValues,
+): Promise<WriteResult> {
+  const { data, error, status } = await client
+    .from('automation_steps')
+    .update(values)
+    .eq('id', id)
+    .select('id');
+  if (error) return failed(error, status);
+  if (!data?.length) return { ok: false, message: 'You do not have permission to do that.' };
+  return { ok: true, data: null };
+}
+
+/** Deletes a step; whoever waits at it moves on to the next (the database does that). */
+export async function deleteStep(client: Client, id: string): Promise<WriteResult> {
+  const { data, error, status } = await client
+    .from('automation_steps')
+    .delete()
+    .eq('id', id)
+    .select('id');
+  if (error) return failed(error, status);
+  if (!data?.length) return { ok: false, message: 'You do not have permission to do that.' };
+  return { ok: true, data: null };
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "3 days", "2 hours", "1 day 6 hours", "90 minutes". */
+export function durationLabel(seconds: number): string {
+  const days = Math.floor(seconds / 86400);
+  const hours = Math.floor((seconds % 86400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const part = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  const parts = [
+    days ? part(days, 'day') : '',
+    hours ? part(hours, 'hour') : '',
+    minutes && !days ? part(minutes, 'minute') : '',
+  ].filter(Boolean);
+  return parts.join(' ') || part(0, 'minute');
+}
+
+/** One line saying what a step does, for the timeline. */
+export function stepSummary(
+  step: Pick<
+    StepRow,
+    'kind' | 'subject' | 'wait_seconds' | 'wait_weekday' | 'wait_hour' | 'tag_id' | 'list_id'
+  >,
+  names: { tags?: Map<string, string>; lists?: Map<string, string> } = {},
+): string {
+  const tag = (step.tag_id && names.tags?.get(step.tag_id)) || 'a tag';
+  const list = (step.list_id && names.lists?.get(step.list_id)) || 'a list';
+  switch (step.kind) {
+    case 'email':
+      return `Send “${step.subject ?? ''}”`;
+    case 'wait':
+      if (step.wait_seconds !== null) return `Wait ${durationLabel(step.wait_seconds)}`;
+      return `Wait until ${WEEKDAYS[step.wait_weekday ?? 0]} ${String(step.wait_hour ?? 0).padStart(2, '0')}:00 UTC`;
+    case 'condition':
+      return 'Continue only if in the segment';
+    case 'tag_add':
+      return `Add the tag ${tag}`;
+    case 'tag_remove':
+      return `Remove the tag ${tag}`;
+    case 'list_add':
+      return `Add to ${list}`;
+    case 'list_remove':
+      return `Remove from ${list}`;
+    default:
+      return step.kind;
+  }
+}
+
+export const STEP_KINDS: { kind: StepKind; label: string }[] = [
+  { kind: 'email', label: 'Send an email' },
+  { kind: 'wait', label: 'Wait' },
+  { kind: 'list_add', label: 'Add to a list' },
+  { kind: 'list_remove', label: 'Remove from a list' },
+  { kind: 'tag_add', label: 'Add a tag' },
+  { kind: 'tag_remove', label: 'Remove a tag' },
+];
+
+/** Who may change it: admins always; editors while it is a draft or paused (the RLS rule). */
+export function mayEdit(role: string, status: string): boolean {
+  if (role === 'admin' || role === 'owner') return true;
+  return role === 'editor' && (status === 'draft' || status === 'paused');
+}
