@@ -5,6 +5,7 @@ import { ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import WaitlistStats from '../../components/public/WaitlistStats';
+import { ShareNewsletter, ShareWaitlist } from '../../components/public/ShareButtons';
 import styles from '../../components/public/Public.module.css';
 import { joinNames } from '../../lib/confirm';
 import { useConfirm } from '../../lib/use-confirm';
@@ -127,6 +128,7 @@ function ConfirmState({
         </p>
         {data.updated && <p>The name and details you entered in the form are saved.</p>}
       </StatusPanel>
+      {!data.waitlist && <ShareNewsletter />}
       {data.waitlist && (
         <section className={styles.card} aria-labelledby="waitlist-heading">
           <div>
@@ -136,6 +138,7 @@ function ConfirmState({
             <p className={styles.sectionText}>Share your link to move up the line.</p>
           </div>
           <WaitlistStats standing={data.waitlist} />
+          <ShareWaitlist listName={data.waitlist.list.name} url={data.waitlist.url} />
           <div className={styles.actions}>
             <Link
               className={styles.secondaryButton}

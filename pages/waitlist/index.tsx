@@ -5,6 +5,7 @@ import { ArrowRight, Radio } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import WaitlistStats from '../../components/public/WaitlistStats';
+import { ShareWaitlist } from '../../components/public/ShareButtons';
 import styles from '../../components/public/Public.module.css';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useWaitlist } from '../../lib/use-waitlist';
@@ -71,6 +72,7 @@ export default function WaitlistPage() {
           </p>
         </div>
         <WaitlistStats standing={data} />
+        <ShareWaitlist listName={data.list.name} url={data.url} />
         <div>
           <h2 className={styles.sectionTitle}>What the numbers mean</h2>
           <ul className={styles.sectionText} data-testid="waitlist-explained">
