@@ -1,8 +1,10 @@
 // Open invites on the team card (issue 23): which members have never signed in (team_sign_ins,
-// members only), and the owner's resend and revoke through invite-member.
-import { useCallback, useState } from 'react';
+// members only), read again live when an invitee first signs in (the private `team:members`
+// topic), and the owner's resend and revoke through invite-member.
+import { useCallback, useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { isRecord } from '../functions';
+import { listenTeam } from '../realtime/team-channel';
 import { readFunctionResult } from '../functions';
 import { supabase } from '../supabase';
 import { queryKey, unwrap, useQuery } from '../use-query';
@@ -17,6 +19,13 @@ const isSignInsKey = (key: unknown) =>
  */
 export function useInvitedIds(memberIds: string[] | null) {
   const key = memberIds ? queryKey('admin/team-sign-ins', { ids: memberIds.join(',') }) : null;
+  useEffect(() => {
+    if (!key) return;
+    // A first sign-in changes no members row: only this topic says so. On (re)join too, since a
+    // sign-in while the socket was down sent this tab nothing.
+    const refresh = () => void mutate(key);
+    return listenTeam('team:members', { onMessage: refresh, onJoin: refresh });
+  }, [key]);
   return useQuery<Set<string>>(key, async () => {
     const rows = unwrap(await supabase.rpc('team_sign_ins')) as
       { user_id: string; invited: boolean }[] | null;

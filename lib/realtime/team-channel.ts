@@ -5,10 +5,11 @@ import { supabase } from '../supabase';
 
 /**
  * team:audience — 'signups' (subscribers inserted), 'subscribers' (updated or deleted),
- * 'subscriptions' (any change); team:campaigns and team:imports — 'changed'. Only members may
+ * 'subscriptions' (any change); team:campaigns and team:imports — 'changed'; team:members —
+ * 'changed' (a member's first sign-in, 20261128600200). Only members may
  * join (RLS on realtime.messages); the messages name no subscriber.
  */
-export type TeamTopic = 'team:audience' | 'team:campaigns' | 'team:imports';
+export type TeamTopic = 'team:audience' | 'team:campaigns' | 'team:imports' | 'team:members';
 
 export interface TeamMessage {
   event: string;
