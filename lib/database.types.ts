@@ -1026,6 +1026,38 @@ export type Database = {
         }
         Relationships: []
       }
+      waitlist_rewards: {
+        Row: {
+          created_at: string
+          id: string
+          list_id: string
+          referrals: number
+          reward: string
+        }
+        Insert: {
+          created_at?: string
+          id?: string
+          list_id: string
+          referrals: number
+          reward: string
+        }
+        Update: {
+          created_at?: string
+          id?: string
+          list_id?: string
+          referrals?: number
+          reward?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "waitlist_rewards_list_id_fkey"
+            columns: ["list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       automation_report: {

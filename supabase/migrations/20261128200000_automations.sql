@@ -40,7 +40,8 @@ $$;
 comment on function public.move_clock(interval) is 'Moves postbox_now() forward (tests); service role only.';
 revoke execute on function public.move_clock(interval) from public, anon, authenticated;
 grant execute on function public.move_clock(interval) to service_role;
-grant execute on function public.postbox_now() to anon, authenticated, service_role;
+revoke execute on function public.postbox_now() from public, anon, authenticated;
+grant execute on function public.postbox_now() to service_role;
 
 create table public.automations (
   id uuid primary key default gen_random_uuid(),

@@ -62,7 +62,7 @@ describe('four workers over automation steps, one dying mid-batch', () => {
       expect(Date.now()).toBeLessThan(deadline);
       const runs = await Promise.all(Array.from({ length: 4 }, () => processQueue(emu)));
       for (const run of runs) expect(run.status, run.text).toBe(200);
-      if (runs.every((r) => r.body.automations.claimed === 0)) await sleep(1000);
+      if (runs.every((r) => (r.body.automations?.claimed ?? 0) === 0)) await sleep(1000);
     }
 
     const [sends] = await sql<{ n: number; messages: number }>(

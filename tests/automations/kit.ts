@@ -82,8 +82,8 @@ export async function drainAutomations(emu: RunningEmulator, maxRuns = 50): Prom
   for (let i = 0; i < maxRuns; i++) {
     const run = await processQueue(emu, { budget_ms: 10_000 });
     if (run.status !== 200) throw new Error(`process-queue ${run.status}: ${run.text}`);
-    const a = run.body.automations;
-    if (a.advanced === 0 && a.claimed === 0) return;
+    // The answer names automation counts only when the run advanced or claimed any.
+    if (!run.body.automations) return;
   }
   throw new Error('the automation queue did not drain');
 }

@@ -41,6 +41,8 @@ const SIGNED_IN_CALLABLE = [
   'rename_tag',
   'tag_counts',
   'tag_subscribers',
+  // Automations (issue 24): enrolling a segment by hand checks for an admin itself.
+  'enrol_in_automation',
 ];
 
 let team: Team;

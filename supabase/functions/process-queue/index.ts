@@ -55,5 +55,7 @@ serve(['POST'], async (req) => {
   const [result, automationResult] = await Promise.all([runQueue(options), automations.run()]);
   const { more: _more, ...answer } = result;
   const { more: _automationsMore, ...automationAnswer } = automationResult;
-  return json({ ...answer, automations: automationAnswer });
+  // The campaign answer is unchanged; automation counts join it only when there was such work.
+  const worked = automationAnswer.advanced > 0 || automationAnswer.claimed > 0;
+  return json(worked ? { ...answer, automations: automationAnswer } : answer);
 });
