@@ -3,6 +3,7 @@
 // set), the static export (scripts/build-site.ts), then the Playwright suite against the exported site.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
+import { failuresIn, type FailedTest } from './test-failures.js';
 
 interface Step {
   name: string;
@@ -104,12 +105,18 @@ function countReport(report: NonNullable<Step['report']>): Counts | null {
   }
 }
 
-const results: Array<{ name: string; ok: boolean; seconds: number; counts: Counts | null }> = [];
+const results: Array<{
+  name: string;
+  ok: boolean;
+  seconds: number;
+  counts: Counts | null;
+  failures: FailedTest[];
+}> = [];
 for (const step of steps) {
   const script = step.command === 'npm' ? step.args[2] : undefined;
   if (script && !scripts[script]) {
     console.error(`\n✗ ${step.name}: package.json has no "${script}" script`);
-    results.push({ name: step.name, ok: false, seconds: 0, counts: null });
+    results.push({ name: step.name, ok: false, seconds: 0, counts: null, failures: [] });
     continue;
   }
   console.log(`\n▶ ${step.name}: ${step.command} ${step.args.join(' ')}`);
@@ -120,7 +127,8 @@ for (const step of steps) {
   });
   const ok = run.status === 0;
   const counts = step.report ? countReport(step.report) : null;
-  results.push({ name: step.name, ok, seconds: (Date.now() - started) / 1000, counts });
+  const failures = step.report ? failuresIn(step.report.file, step.report.kind) : [];
+  results.push({ name: step.name, ok, seconds: (Date.now() - started) / 1000, counts, failures });
 }
 
 console.log('\nSummary');
@@ -136,6 +144,10 @@ for (const r of results) {
   }
   const detail = c ? ` — ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped` : '';
   console.log(`  ${r.ok ? '✓' : '✗'} ${r.name} (${r.seconds.toFixed(1)} s)${detail}`);
+  // The failed tests by name: a CI log is often cut to its last lines.
+  for (const f of r.failures) {
+    console.log(`      ✗ ${f.where} › ${f.name}${f.message ? `\n          ${f.message}` : ''}`);
+  }
 }
 const failedSteps = results.filter((r) => !r.ok).length;
 console.log(`\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
