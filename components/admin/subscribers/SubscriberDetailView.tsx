@@ -27,6 +27,7 @@ import {
   StatusMessage,
   statusTone,
 } from '../../ui';
+import { SubscriberTagsCard } from '../tags/SubscriberTagsCard';
 import { HistoryCard } from './HistoryCard';
 import { ResendConfirmation } from './ResendConfirmation';
 import { SubscriberDetailsCard } from './SubscriberDetailsCard';
@@ -167,6 +168,7 @@ export function SubscriberDetailView({ id }: { id: string }) {
         <SubscriberDetailsCard key={detail.id} detail={detail} />
         <SubscriptionsCard subscriber={detail} lists={lists.data ?? []} />
       </div>
+      <SubscriberTagsCard subscriberId={detail.id} />
       <HistoryCard subscriberId={detail.id} listNames={listNames} />
       <ConfirmDialog
         open={confirming}
