@@ -2,7 +2,7 @@
 // export). Without an id it is a new campaign (`?template=` starts from a template), created at
 // its first save; the address then names it without remounting the editor.
 import { useRouter } from 'next/router';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import AdminLayout from '../../../../components/admin/AdminLayout';
 import { CampaignEditor } from '../../../../components/admin/campaigns/editor/CampaignEditor';
 import { NewCampaign } from '../../../../components/admin/campaigns/editor/NewCampaign';
@@ -17,6 +17,10 @@ export default function CampaignEditPage() {
   const template = typeof router.query.template === 'string' ? router.query.template : null;
   const started = useRef<string | null>(null);
   if (!id) started.current = template;
+  // Gone on to another campaign (e.g. its duplicate): Back to this one loads it like any other.
+  useEffect(() => {
+    if (id && created && id !== created) setCreated(null);
+  }, [id, created]);
   let body;
   if (!router.isReady) body = <LoadingState label="Loading campaign…" />;
   else if (id && id !== created) body = <CampaignEditor key={id} id={id} />;
