@@ -214,7 +214,10 @@ export function renderCampaign(
   try {
     preheader = oneLine(render(text, compiled.preheader, full));
     bodyHtml = render(html, compiled.bodyHtml, full);
-    bodyText = render(text, compiled.bodyText, full).trim();
+    // Control tags on lines of their own leave blank lines behind: at most one between blocks.
+    bodyText = render(text, compiled.bodyText, full)
+      .replace(/\n{3,}/g, '\n\n')
+      .trim();
   } catch (error) {
     const offset = (error as { token?: { begin?: number } }).token?.begin;
     const line = typeof offset === 'number' ? compiled.bodyLineAt(offset) : 1;

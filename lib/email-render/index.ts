@@ -6,3 +6,4 @@ export * from './liquid-source.ts';
 export * from './merge-tags.ts';
 export * from './accent.ts';
 export * from './branding.ts';
+export * from './system-emails.ts';

@@ -100,9 +100,21 @@ function blockText(deps: TextDeps, tokens: Token[], indent = ''): string[] {
         break;
       }
       case 'paragraph':
-      case 'text':
+      case 'text': {
+        // A link alone in its paragraph is the HTML part's button: "Label: URL", the address on
+        // its own so a mail client links exactly it (not a closing parenthesis).
+        const inner = ((token as Token).tokens ?? []).filter((t) => t.raw?.trim() !== '');
+        const link =
+          inner.length === 1 && inner[0]!.type === 'link' ? (inner[0] as LinkToken) : null;
+        const url = link && safeUrl(deps, link.href);
+        const label = link && inlineText(deps, link.tokens);
+        if (link && url && label && url !== label) {
+          blocks.push(`${label}:\n${url}`);
+          break;
+        }
         blocks.push(inlineText(deps, (token as Token).tokens ?? []) || (token as TextToken).text);
         break;
+      }
       case 'list': {
         const list = token as ListToken;
         const start = typeof list.start === 'number' ? list.start : 1;

@@ -11,17 +11,22 @@ import styles from '../../components/public/Public.module.css';
 import { usePreferences } from '../../lib/use-preferences';
 import { useSearchParam } from '../../lib/use-search-params';
 import RetryButton from '../../components/public/RetryButton';
+import TestEmailNotice from '../../components/public/TestEmailNotice';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function PreferencesPage() {
   const token = useSearchParam('token');
   // After a deletion the token points at nobody: stop asking and show the final state.
   const [deleted, setDeleted] = useState(false);
+  const test = useSearchParam('test').value === '1';
   const { data, error, save, unsubscribeAll, exportData, deleteData } = usePreferences(
-    deleted ? null : token.value,
+    deleted || test ? null : token.value,
   );
 
   let content;
-  if (deleted) {
+  if (test && token.value) {
+    content = <TestEmailNotice page="preferences" token={token.value} />;
+  } else if (deleted) {
     content = (
       <StatusPanel tone="success" title="Your data is deleted" actions={<HomeLink />}>
         <p>
@@ -82,3 +87,6 @@ function HomeLink() {
     </Link>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;

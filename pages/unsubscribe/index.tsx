@@ -13,11 +13,15 @@ import { activeLists, preferencesPath } from '../../lib/unsubscribe';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useUnsubscribe } from '../../lib/use-unsubscribe';
 import RetryButton from '../../components/public/RetryButton';
+import TestEmailNotice from '../../components/public/TestEmailNotice';
+import { identityStaticProps } from '../../lib/build/public-props';
 
 export default function UnsubscribePage() {
   const token = useSearchParam('token');
   const preferencesUrl = preferencesPath(useSearchParam('preferences').value);
-  const { data, error, change } = useUnsubscribe(token.value);
+  const test = useSearchParam('test').value === '1';
+  // A test email's link changes nothing: no unsubscribe runs for it.
+  const { data, error, change } = useUnsubscribe(test ? null : token.value);
   const [busy, setBusy] = useState<'unsubscribe' | 'resubscribe' | null>(null);
   const [failure, setFailure] = useState<FunctionFailure | null>(null);
 
@@ -30,7 +34,9 @@ export default function UnsubscribePage() {
   }
 
   let content;
-  if (token.ready && !token.value) {
+  if (test && token.value) {
+    content = <TestEmailNotice page="unsubscribe" token={token.value} />;
+  } else if (token.ready && !token.value) {
     content = (
       <StatusPanel tone="error" title="This link is incomplete" actions={<HomeLink />}>
         <p>The unsubscribe link has no token. Open the link from the email again.</p>
@@ -137,3 +143,6 @@ function HomeLink({ label = 'Go to the signup form', secondary = false }) {
     </Link>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;

@@ -4,7 +4,8 @@ import { SettingsForm } from '../../../components/admin/settings/SettingsForm';
 import { PasswordCard } from '../../../components/admin/settings/PasswordCard';
 import { TeamCard } from '../../../components/admin/settings/TeamCard';
 import styles from '../../../components/admin/settings/Settings.module.css';
-import { ErrorState, LoadingState } from '../../../components/ui';
+import Link from 'next/link';
+import { Card, ErrorState, LoadingState } from '../../../components/ui';
 import { useSettings } from '../../../lib/admin/use-settings';
 
 function SettingsView() {
@@ -28,6 +29,12 @@ function SettingsView() {
   return (
     <div className={styles.page}>
       {form}
+      <Card title="Emails">
+        <p>
+          The confirmation, welcome and already-subscribed emails subscribers get:{' '}
+          <Link href="/admin/settings/emails/">edit their wording, preview and send a test</Link>.
+        </p>
+      </Card>
       <TeamCard />
       <PasswordCard />
     </div>

@@ -8,7 +8,12 @@ import { AppError } from './errors.ts';
 import { formatAddress, type OutgoingMail } from './mail.ts';
 import { renderDeps } from './campaign-render.ts';
 import { loadTracking, trackedBodyHtml, type TrackingSettings } from './campaign-tracking.ts';
-import { listUnsubscribeHeaders, subscriberLinks, type MailSettings } from './subscriber-mail.ts';
+import {
+  listUnsubscribeHeaders,
+  subscriberLinks,
+  testLinks,
+  type MailSettings,
+} from './subscriber-mail.ts';
 import { signToken } from './tokens.ts';
 import {
   compileCampaign,
@@ -193,7 +198,10 @@ export function renderForRecipient(
   // A real delivery's links name the campaign (unsubscribes count for it) and may be tracked; a
   // test message's are neither, so previews never show up in the campaign's report.
   const campaignId = options.test ? undefined : campaign.id;
-  const links = subscriberLinks(recipient.id, context.listIds, campaignId);
+  // A test's links open the pages' test state and change nothing (subscriber-mail.ts).
+  const links = options.test
+    ? testLinks()
+    : subscriberLinks(recipient.id, context.listIds, campaignId);
   const scope = recipientScope({
     subscriber: recipient,
     site: { name: settings.site_name, url: env.siteUrl() },

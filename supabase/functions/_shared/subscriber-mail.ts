@@ -57,6 +57,28 @@ export function subscriberLinks(
   };
 }
 
+/**
+ * The reader of a test email (a campaign's "Send test", Settings → Emails): no subscriber has this
+ * id, and only these functions sign tokens, so a token naming it is a test email's link. The
+ * unsubscribe and preferences functions answer it with `{test: true}` and change nothing.
+ */
+export const TEST_SUBSCRIBER = '00000000-0000-0000-0000-000000000000';
+
+export function isTestSubscriber(subscriberId: string): boolean {
+  return subscriberId === TEST_SUBSCRIBER;
+}
+
+/** A test email's footer links: the pages open their "this is a test" state (`test=1`). */
+export function testLinks(): SubscriberLinks {
+  const links = subscriberLinks(TEST_SUBSCRIBER);
+  const site = env.siteUrl();
+  return {
+    ...links,
+    unsubscribe: links.unsubscribe.replace(`${site}/unsubscribe/?`, `${site}/unsubscribe/?test=1&`),
+    preferences: links.preferences.replace(`${site}/preferences/?`, `${site}/preferences/?test=1&`),
+  };
+}
+
 /** RFC 2369 / RFC 8058 headers: one-click HTTPS first, mailto as the fallback. */
 export function listUnsubscribeHeaders(
   links: SubscriberLinks,
@@ -186,9 +208,9 @@ export function subscriberMail(parts: {
  * of either is logged, not thrown: what the request did is done, and the visitor can ask for the
  * mail again.
  */
-export function sendInBackground(build: () => OutgoingMail): void {
+export function sendInBackground(build: () => OutgoingMail | Promise<OutgoingMail>): void {
   void afterAnswer(
-    () => sendMail(build()),
+    async () => sendMail(await build()),
     (error) => console.error('sending mail failed', error),
   );
 }

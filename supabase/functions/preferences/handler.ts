@@ -3,16 +3,20 @@
 import { rpc } from '../_shared/db.ts';
 import { json, readJsonObject } from '../_shared/http.ts';
 import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
+import { isTestSubscriber } from '../_shared/subscriber-mail.ts';
 import { parsePreferencesRequest } from './input.ts';
 
 export async function handlePreferences(req: Request): Promise<Response> {
   if (req.method === 'GET') {
     const { subscriberId } = readSelfServiceToken(tokenFrom(req), 'preferences');
+    // A test email's link (subscriber-mail.ts): recognised, and nothing is read or changed.
+    if (isTestSubscriber(subscriberId)) return json({ test: true });
     return json(await rpc('get_preferences', { p_subscriber: subscriberId }));
   }
   const body = await readJsonObject(req);
   const request = parsePreferencesRequest(body);
   const { subscriberId } = readSelfServiceToken(tokenFrom(req, body), 'preferences');
+  if (isTestSubscriber(subscriberId)) return json({ test: true });
   switch (request.kind) {
     case 'update':
       return json(

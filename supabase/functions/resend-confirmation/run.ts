@@ -57,7 +57,9 @@ export async function runSend(sendId: string, limits: RunLimits): Promise<RunOut
       batch.mails.map(async (mail) => {
         await takeSendSlot(rate);
         try {
-          await sendMail(confirmationMail({ kind: 'confirm', ...mail, settings: batch.settings }));
+          await sendMail(
+            await confirmationMail({ kind: 'confirm', ...mail, settings: batch.settings }),
+          );
           sent += 1;
         } catch (error) {
           // The link is not mailed; the admin may send again (the page shows it as failed).

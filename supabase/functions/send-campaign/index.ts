@@ -18,6 +18,7 @@ import { sampleSubscriber, sampleWaitlist } from '../../../lib/email-render/inde
 import { env } from '../_shared/env.ts';
 import { sendMail } from '../_shared/mail.ts';
 import { parseCampaignRequest, type CampaignRequest } from './input.ts';
+import { sendSystemTest } from './system-test.ts';
 
 const RANK: Record<string, number> = { viewer: 1, editor: 2, admin: 3, owner: 4 };
 
@@ -86,6 +87,7 @@ serve(['POST'], async (req) => {
   if (caller.rank < RANK.editor!) throw new AppError('forbidden');
   const body = await readJsonObject(req);
   if (caller.rank < RANK.admin! && body.action !== 'test') throw new AppError('forbidden');
+  if (body.action === 'test_email') return await sendSystemTest(body, caller.email);
   const request = parseCampaignRequest(body);
   const id = request.campaignId;
 

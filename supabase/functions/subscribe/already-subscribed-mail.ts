@@ -3,14 +3,9 @@
 // Like the confirmation, built only from what the database holds: the changes are named ("your
 // name", list names), never quoted, so the form cannot mail a stranger text of its choosing.
 import type { OutgoingMail } from '../_shared/mail.ts';
-import {
-  buttonHtml,
-  escapeHtml,
-  paragraphsHtml,
-  subscriberLinks,
-  subscriberMail,
-  type MailSettings,
-} from '../_shared/subscriber-mail.ts';
+import { joinedNames } from '../../../lib/email-render/system-emails.ts';
+import type { MailSettings } from '../_shared/subscriber-mail.ts';
+import { systemMail } from '../_shared/system-mail.ts';
 import { confirmUrl } from './confirmation-mail.ts';
 
 export interface KnownSignup {
@@ -27,72 +22,23 @@ export interface KnownSignup {
   settings: MailSettings;
 }
 
-/** "A", "A and B", "A, B and C". */
-function joined(names: string[]): string {
-  return names.length <= 1
-    ? (names[0] ?? '')
-    : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
-
-/** The changes as a list of plain sentences, in the order the form has them. */
+/** The changes as phrases ("subscribe you to A and B"), in the order the form has them. */
 export function changeLines(changes: NonNullable<KnownSignup['changes']>): string[] {
   return [
-    ...(changes.list_names.length ? [`Subscribe you to ${joined(changes.list_names)}`] : []),
-    ...(changes.name ? ['Change your name to the one entered in the form'] : []),
-    ...(changes.attributes ? ['Save the other details entered in the form'] : []),
+    ...(changes.list_names.length ? [`subscribe you to ${joinedNames(changes.list_names)}`] : []),
+    ...(changes.name ? ['change your name to the one entered in the form'] : []),
+    ...(changes.attributes ? ['save the other details entered in the form'] : []),
   ];
 }
 
-export function alreadySubscribedMail(known: KnownSignup, now = Date.now()): OutgoingMail {
-  const site = known.settings.site_name;
-  const { preferences } = subscriberLinks(known.subscriber_id);
-  const intro =
-    `This address is already subscribed to ${joined(known.subscribed_names)} from ${site}, ` +
-    'and someone, probably you, just signed up with it again.';
-  const manage = 'To choose your lists or change your name, open your preferences:';
+/** The notice, in the team's wording (Settings → Emails) or the default. */
+export function alreadySubscribedMail(known: KnownSignup, now = Date.now()): Promise<OutgoingMail> {
   const lines = known.changes && known.nonce ? changeLines(known.changes) : [];
-  const apply = lines.length
-    ? confirmUrl(known.subscriber_id, known.lists, known.nonce!, now)
-    : null;
-  const asked = 'The form also asked to:';
-  const outro =
-    'This link works for 7 days and applies exactly what the form asked. If it was not you, ' +
-    'ignore this email: nothing changes.';
-  const text = [
-    intro,
-    `${manage}\n${preferences}`,
-    ...(apply
-      ? [
-          `${asked}\n${lines.map((l) => `- ${l}`).join('\n')}`,
-          `Apply these changes:\n${apply}`,
-          outro,
-        ]
-      : []),
-  ].join('\n\n');
-  const listHtml = `<ul style="margin:0 0 16px;padding-left:20px">${lines
-    .map((l) => `<li>${escapeHtml(l)}</li>`)
-    .join('')}</ul>`;
-  return subscriberMail({
+  const apply = lines.length ? confirmUrl(known.subscriber_id, known.lists, known.nonce!, now) : '';
+  return systemMail('already_subscribed', {
     settings: known.settings,
     to: known.email,
     subscriberId: known.subscriber_id,
-    subject: `You are already subscribed to ${site}`,
-    preheader: apply
-      ? 'Apply the changes you asked for, or manage your preferences.'
-      : 'Manage your preferences any time.',
-    text: `${text}\n`,
-    bodyHtml:
-      `<h1 style="font-size:22px;margin:0 0 16px">You are already subscribed</h1>` +
-      paragraphsHtml(intro) +
-      (apply
-        ? paragraphsHtml(asked) +
-          listHtml +
-          buttonHtml('Apply these changes', apply) +
-          paragraphsHtml(outro)
-        : '') +
-      paragraphsHtml(manage) +
-      (apply
-        ? `<p style="margin:0 0 16px"><a href="${escapeHtml(preferences)}" style="color:#1f4fd1">Manage your preferences</a></p>`
-        : buttonHtml('Manage your preferences', preferences)),
+    values: { lists: joinedNames(known.subscribed_names), apply_url: apply, changes: lines },
   });
 }

@@ -7,6 +7,10 @@ import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
 import { maskEmail } from './mask.ts';
 import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
+import { isTestSubscriber } from '../_shared/subscriber-mail.ts';
+
+/** A test email's link (subscriber-mail.ts): recognised, and nothing is changed. */
+const TEST_ANSWER = { test: true };
 
 interface UnsubscribeView {
   email: string;
@@ -22,6 +26,7 @@ function masked(view: UnsubscribeView): UnsubscribeView {
 export async function handleUnsubscribe(req: Request): Promise<Response> {
   if (req.method === 'GET') {
     const token = readSelfServiceToken(tokenFrom(req), 'unsubscribe');
+    if (isTestSubscriber(token.subscriberId)) return json(TEST_ANSWER);
     const view = await rpc<UnsubscribeView>('get_unsubscribe', {
       p_subscriber: token.subscriberId,
       p_lists: token.listIds,
@@ -50,6 +55,7 @@ async function oneClick(req: Request): Promise<Response> {
     throw invalidInput('List-Unsubscribe', 'must be One-Click');
   }
   const token = readSelfServiceToken(tokenFrom(req), 'unsubscribe');
+  if (isTestSubscriber(token.subscriberId)) return json(TEST_ANSWER);
   await rpc('unsubscribe_with_campaign', {
     p_subscriber: token.subscriberId,
     p_lists: token.listIds,
@@ -67,6 +73,7 @@ async function pageAction(req: Request): Promise<Response> {
     throw invalidInput('action', 'must be "unsubscribe" or "resubscribe"');
   }
   const token = readSelfServiceToken(tokenFrom(req, body), 'unsubscribe');
+  if (isTestSubscriber(token.subscriberId)) return json(TEST_ANSWER);
   const view =
     action === 'unsubscribe'
       ? await rpc<UnsubscribeView>('unsubscribe_with_campaign', {
