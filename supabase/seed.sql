@@ -61,8 +61,7 @@ Here is what happened at {{ site.name }} since the last issue.
 
 ## The main story
 
-Start with the one thing you most want readers to know. Two or three short paragraphs are
-plenty: say what changed, why it matters to them, and what they can do next.
+Start with the one thing you most want readers to know. Two or three short paragraphs are plenty: say what changed, why it matters to them, and what they can do next.
 
 ## Also worth a look
 
@@ -74,7 +73,7 @@ plenty: say what changed, why it matters to them, and what they can do next.
 
 What would you like to read about next time? Just reply to this email: every answer is read.
 
-Thanks for reading,
+Thanks for reading,\
 The {{ site.name }} team
 $md$),
   ('Product update',
@@ -87,8 +86,7 @@ We just shipped something we have been working on for a while, and we think you 
 
 ## What is new
 
-Describe the change in one or two sentences, from the reader's point of view: what can they do
-now that they could not do before?
+Describe the change in one or two sentences, from the reader's point of view: what can they do now that they could not do before?
 
 ## Why we built it
 
@@ -105,7 +103,7 @@ Many of you asked for this. Tell the short story of the problem, and how this so
 - A smaller improvement people will notice.
 - A bug fix, in plain words.
 
-Thank you for building this with us,
+Thank you for building this with us,\
 The {{ site.name }} team
 $md$),
   ('Welcome digest',
@@ -114,14 +112,12 @@ $md$),
    'What to expect from us, and a few favourites to start with.',
    $md$Hi {{ subscriber.first_name | default: "friend" }},
 
-Welcome to {{ site.name }}, and thank you for subscribing. Here is what to expect, and a few of
-our favourite pieces to start with.
+Welcome to {{ site.name }}, and thank you for subscribing. Here is what to expect, and a few of our favourite pieces to start with.
 
 ## What you will get
 
 - **One email a month**, never more, with what we built and what we learned.
-- **No tracking surprises:** you can change what you receive at any time from the
-  [preferences page]({{ preferences_url }}).
+- **You are in control:** change what you receive at any time from the [preferences page]({{ preferences_url }}).
 
 ## Start here
 
@@ -133,6 +129,6 @@ our favourite pieces to start with.
 
 Hit reply and tell us what brought you here. We read every message.
 
-See you in the next issue,
+See you in the next issue,\
 The {{ site.name }} team
 $md$);

@@ -34,12 +34,16 @@ test('an editor writes a draft with an image, sees the preview and the live coun
   ]);
 
   await signInWithPassword(page, editor, '/admin/campaigns/edit/');
-  // No id: a new draft is made and the address carries its id.
-  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/);
+  // No id: a new campaign, not stored until its first save; then the address carries its id.
   await expect(page.getByRole('heading', { name: 'Details' })).toBeVisible();
+  await expect(page.getByText('Not saved yet')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('id')).toBeNull();
 
   const subject = `Autumn notes ${randomUUID().slice(0, 6)}`;
   await page.getByLabel('Name', { exact: true }).fill('Autumn issue');
+  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/, {
+    timeout: 10_000,
+  });
   await page.getByLabel('Subject').fill(subject);
   const body = page.getByLabel('Body (Markdown)');
   await body.fill('# Hello readers\n\nFirst paragraph.\n\n<script>alert(1)</script>');

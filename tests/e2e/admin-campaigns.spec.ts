@@ -91,7 +91,7 @@ function row(page: Page, id: string) {
 test('campaigns by status, a status change arriving live, new draft and delete', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const suffix = randomUUID().slice(0, 6);
   const draftName = `Spring issue ${suffix}`;
   const draftId = await newDraft(draftName);
@@ -131,26 +131,51 @@ test('campaigns by status, a status change arriving live, new draft and delete',
   await expect(page.getByRole('heading', { name: 'Drafts', level: 2 })).toBeVisible();
   await expect(row(page, draftId)).toHaveCount(0);
 
-  // New campaign: a draft row, then the editor.
+  // New campaign: a choice of starting point; the blank editor stores nothing until its first save.
   await filters.getByRole('link', { name: 'All' }).click();
+  // The editor's own campaigns (other specs may make drafts meanwhile).
+  const countDrafts = async () =>
+    (await rest<{ id: string }[]>('GET', `campaigns?created_by=eq.${editor.id}&select=id`)).length;
+  const draftsBefore = await countDrafts();
   await page.getByRole('button', { name: 'New campaign' }).click();
-  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/);
+  const picker = page.getByRole('dialog', { name: 'New campaign' });
+  await expect(picker.getByRole('link', { name: /Plain newsletter/ })).toBeVisible();
+  await expectNoAxeViolations(page, 'new campaign picker');
+  await picker.getByRole('link', { name: /Blank campaign/ }).click();
+  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/$/);
+  await expect(page.getByText('Not saved yet')).toBeVisible();
+  // Opened and left untouched: no "Untitled campaign" is left behind.
+  await page.getByRole('link', { name: 'Campaigns', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/campaigns\/$/);
+  expect(await countDrafts()).toBe(draftsBefore);
+  await page.getByRole('button', { name: 'New campaign' }).click();
+  await page
+    .getByRole('dialog', { name: 'New campaign' })
+    .getByRole('link', { name: /Blank campaign/ })
+    .click();
+  const newName = `Fresh ${draftName}`;
+  await page.getByLabel('Name', { exact: true }).fill(newName);
+  // The first save (autosave) creates it, and the address names it.
+  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/, { timeout: 10_000 });
   const newId = new URL(page.url()).searchParams.get('id')!;
   const [made] = await rest<{ name: string; status: string }[]>(
     'GET',
     `campaigns?id=eq.${newId}&select=name,status`,
   );
-  expect(made).toEqual({ name: 'Untitled campaign', status: 'draft' });
+  expect(made).toEqual({ name: newName, status: 'draft' });
+  expect(await countDrafts()).toBe(draftsBefore + 1);
 
   // Delete the new draft from the list, after confirming.
   await page.goto('/admin/campaigns/?status=draft');
-  await row(page, newId).getByRole('button', { name: 'Delete Untitled campaign' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Delete Untitled campaign?' });
+  await row(page, newId)
+    .getByRole('button', { name: `Delete ${newName}` })
+    .click();
+  const dialog = page.getByRole('dialog', { name: `Delete ${newName}?` });
   await expect(dialog).toBeVisible();
   await expectNoAxeViolations(page, 'delete campaign dialog');
   await dialog.getByRole('button', { name: 'Delete campaign' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText('Campaign “Untitled campaign” deleted.')).toBeVisible();
+  await expect(page.getByText(`Campaign “${newName}” deleted.`)).toBeVisible();
   await expect(row(page, newId)).toHaveCount(0);
   expect(await rest('GET', `campaigns?id=eq.${newId}&select=id`)).toEqual([]);
 

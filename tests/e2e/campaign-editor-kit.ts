@@ -72,12 +72,12 @@ export async function waitForMail(address: string, subject: string) {
  */
 export const NOT_THE_PREVIEW = { exclude: ['[data-testid="campaign-preview"]'] };
 
-/** Cancel campaign, confirmed in its dialog; waits for the page to say Cancelled. */
+/** Cancel campaign, confirmed in its dialog ("Stop and cancel"); waits for the page to say Cancelled. */
 export async function cancelAfterConfirming(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Cancel campaign' }).click();
   await page
     .getByRole('dialog', { name: 'Cancel this campaign?' })
-    .getByRole('button', { name: 'Cancel campaign' })
+    .getByRole('button', { name: 'Stop and cancel' })
     .click();
   await expect(page.getByText('Cancelled', { exact: true })).toBeVisible();
 }

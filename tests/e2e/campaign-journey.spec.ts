@@ -94,11 +94,18 @@ test('the owner writes, tests and sends a campaign; a reader unsubscribes in one
   const owner = await createTeamUser('owner');
   await signInWithPassword(page, owner, '/admin/campaigns/');
   await page.getByRole('button', { name: 'New campaign' }).click();
-  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/);
-  const campaignId = new URL(page.url()).searchParams.get('id')!;
+  await page
+    .getByRole('dialog', { name: 'New campaign' })
+    .getByRole('link', { name: /Blank campaign/ })
+    .click();
 
   const subject = `Field notes ${tag}`;
   await page.getByLabel('Name', { exact: true }).fill(`Journey ${tag}`);
+  // The first save creates the draft; the address then names it.
+  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}/, {
+    timeout: 10_000,
+  });
+  const campaignId = new URL(page.url()).searchParams.get('id')!;
   await page.getByLabel('Subject').fill(subject);
   await page.getByLabel('Preheader').fill('What we learned building the archive.');
   const body = page.getByLabel('Body (Markdown)');
