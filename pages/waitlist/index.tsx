@@ -5,6 +5,7 @@ import { ArrowRight, Radio } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
 import WaitlistStats from '../../components/public/WaitlistStats';
+import WaitlistReward from '../../components/public/WaitlistReward';
 import { ShareWaitlist } from '../../components/public/ShareButtons';
 import styles from '../../components/public/Public.module.css';
 import { useSearchParam } from '../../lib/use-search-params';
@@ -73,6 +74,7 @@ export default function WaitlistPage() {
         </div>
         <WaitlistStats standing={data} />
         <ShareWaitlist listName={data.list.name} url={data.url} />
+        <WaitlistReward slug={data.list.slug} referrals={data.referrals} />
         <div>
           <h2 className={styles.sectionTitle}>What the numbers mean</h2>
           <ul className={styles.sectionText} data-testid="waitlist-explained">

@@ -1,5 +1,6 @@
 // /admin/waitlists/?list=<slug>: run a waitlist — everyone in line in rank order (the place the
-// public page shows), a search, and Let in (admins and owners) of the top N or the people ticked.
+// public page shows), a search, Let in (admins and owners) of the top N or the people ticked, and
+// the waitlist's reward milestones.
 // Places update live on the waitlist's public topic.
 import { DoorOpen, Radio } from 'lucide-react';
 import { useRouter } from 'next/router';
@@ -7,6 +8,7 @@ import { useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import styles from '../../../components/admin/ListsPage.module.css';
 import { LetInDialog } from '../../../components/admin/waitlists/LetInDialog';
+import { RewardsCard } from '../../../components/admin/waitlists/RewardsCard';
 import { WaitlistTable } from '../../../components/admin/waitlists/WaitlistTable';
 import {
   Button,
@@ -172,6 +174,7 @@ function WaitlistsContent() {
           </p>
         ) : null}
       </Card>
+      <RewardsCard listId={current.id} editable={canLetIn} />
       {canLetIn && data ? (
         <LetInDialog
           open={letting}
