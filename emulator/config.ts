@@ -17,6 +17,13 @@ export interface AuthSettings {
   minimumPasswordLength: number;
   emailEnableSignup: boolean;
   emailConfirmations: boolean;
+  /** `[auth.email] secure_password_change`: a password change needs a recent session or a nonce. */
+  securePasswordChange: boolean;
+  /**
+   * `[auth.email] double_confirm_changes`: read only by generate_link (email changes here always
+   * confirm the new address alone; see emulator/README.md).
+   */
+  doubleConfirmChanges: boolean;
   otpLength: number;
   otpExpiry: number;
   /** `[auth] signing_keys_path`'s JWKs (first signs), or null for HS256 with the secret only. */
@@ -99,6 +106,8 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       minimumPasswordLength: num(auth.minimum_password_length, 6),
       emailEnableSignup: bool(email.enable_signup, true),
       emailConfirmations: bool(email.enable_confirmations, false),
+      securePasswordChange: bool(email.secure_password_change, false),
+      doubleConfirmChanges: bool(email.double_confirm_changes, true),
       otpLength: num(email.otp_length, 6),
       otpExpiry: num(email.otp_expiry, 3600),
       signingKeys: null,

@@ -89,3 +89,19 @@ describe('disabled auth features', () => {
     ]);
   });
 });
+
+describe('secure_password_change off (the CLI default)', () => {
+  it('changes a password without reauthentication, ignoring a nonce', async () => {
+    const email = uniqueEmail('nonce-off');
+    const c = client(emu, emu.keys.anon);
+    const { data } = await c.auth.signUp({ email, password: 'first-pass' });
+    await emu.db.query(
+      `update auth.sessions set created_at = now() - interval '25 hours' where user_id = $1`,
+      [data.user!.id],
+    );
+    expect(
+      (await c.auth.updateUser({ password: 'second-pass', nonce: '123456' })).error,
+    ).toBeNull();
+    expect((await c.auth.updateUser({ password: 'third-pass' })).error).toBeNull();
+  });
+});

@@ -11,6 +11,7 @@ import * as admin from './routes/admin.js';
 import { generateLink } from './routes/generate-link.js';
 import * as meta from './routes/meta.js';
 import * as otpRoutes from './routes/otp.js';
+import { reauthenticate } from './routes/reauthenticate.js';
 import { signup } from './routes/signup.js';
 import { token } from './routes/token.js';
 import * as user from './routes/user.js';
@@ -55,7 +56,7 @@ const ROUTES: Array<[string, string | RegExp, Handler]> = [
   ['GET', '/authorize', meta.authorize],
   ['GET', '/callback', meta.authorize],
   ['POST', '/callback', meta.authorize],
-  ['GET', '/reauthenticate', meta.unsupported('Reauthentication (nonce emails)')],
+  ['GET', '/reauthenticate', reauthenticate],
   ['GET', '/user/identities/authorize', meta.manualLinkingDisabled],
   ['DELETE', /^\/user\/identities\/[^/]+$/, meta.manualLinkingDisabled],
   ['POST', '/factors', meta.mfaEnrollDisabled],

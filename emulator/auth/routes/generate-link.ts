@@ -2,6 +2,7 @@
 import { json, obj, readBody, requestedRedirect, str, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
 import { createEmailToken } from '../flows.js';
+import { emailChangeLink } from './email-change-link.js';
 import { assertStrongPassword, hashPassword } from '../passwords.js';
 import { requireAdmin } from '../principal.js';
 import { SQL } from '../queries.js';
@@ -22,7 +23,7 @@ export const generateLink: Handler = async (ctx, r) => {
   const body = await readBody(r);
   const type = str(body.type);
   if (type === 'email_change_current' || type === 'email_change_new') {
-    throw errors.notImplemented('generate_link for email changes');
+    return emailChangeLink(ctx, r, body, type);
   }
   if (!type || !(TYPES as readonly string[]).includes(type)) {
     throw errors.validation('Invalid email action link type requested: ' + String(body.type));

@@ -1,4 +1,5 @@
 // POST /token: password, refresh_token and pkce grants (GoTrue api/token.go, token_refresh.go).
+import { idTokenGrant } from './id-token.js';
 import { createHash } from 'node:crypto';
 import {
   clientInfo,
@@ -46,7 +47,7 @@ export const token: Handler = async (ctx, r) => {
     return json(r, 200, outcome);
   }
   if (grant === 'pkce') return pkceGrant(ctx, r, body);
-  if (grant === 'id_token') throw errors.notImplemented('Sign in with ID token (OAuth providers)');
+  if (grant === 'id_token') return idTokenGrant(r, body);
   // Neither [auth.web3.solana] nor [auth.web3.ethereum] is enabled (GoTrue's Web3Grant).
   if (grant === 'web3') {
     throw new AuthError(422, 'web3_provider_disabled', 'Web3 provider is disabled');

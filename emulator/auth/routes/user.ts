@@ -6,6 +6,7 @@ import { mergeMetadata } from '../metadata.js';
 import { assertStrongPassword, checkPassword, hashPassword } from '../passwords.js';
 import { requireUser } from '../principal.js';
 import { SQL } from '../queries.js';
+import { checkReauthentication } from './reauthenticate.js';
 import { resolveRedirect } from '../redirect.js';
 import { findUserByEmail, isValidEmail, loadUserJson, normalizeEmail } from '../users.js';
 
@@ -16,9 +17,8 @@ export const getUser: Handler = async (ctx, r) => {
 
 export const updateUser: Handler = async (ctx, r) => {
   const body = await readBody(r);
-  const { user } = await requireUser(r.req, ctx.db);
+  const { user, sessionId } = await requireUser(r.req, ctx.db);
   if (body.phone) throw errors.notImplemented('Changing the phone number (phone auth)');
-  if (body.nonce) throw errors.notImplemented('Reauthentication nonces');
   if (body.app_metadata !== undefined) {
     throw new AuthError(403, 'not_admin', 'Updating app_metadata requires admin privileges');
   }
@@ -49,7 +49,10 @@ export const updateUser: Handler = async (ctx, r) => {
   const encrypted = password !== undefined ? await hashPassword(password) : undefined;
 
   await ctx.db.transaction(async (tx) => {
-    if (encrypted) await tx.query(SQL['set-password'], [user.id, encrypted]);
+    if (encrypted) {
+      await checkReauthentication(tx, ctx, user, sessionId, str(body.nonce) ?? '');
+      await tx.query(SQL['set-password'], [user.id, encrypted]);
+    }
     if (data) {
       await tx.query(SQL['set-user-metadata'], [
         user.id,
