@@ -1,5 +1,5 @@
 // Edge functions limited as on hosted: HTML answers to GET become text/plain, SMTP ports 25 and 587 are refused.
-import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../index.js';
 import { createFixtureProject, type FixtureProject } from './test-project.js';
@@ -41,19 +41,27 @@ describe('function responses', () => {
 });
 
 describe('outgoing connections', () => {
-  it('refuses ports 25 and 587 through Deno.connect and node:net, and allows others', async () => {
+  it('refuses ports 25 and 587 through Deno.connect, fetch and node:net, and allows others', async () => {
     for (const port of [25, 587]) {
       const res = await fetch(fn(`smtp-ports?port=${port}`));
-      expect(await res.json()).toEqual({ deno: 'PermissionDenied', node: 'EACCES' });
+      expect(await res.json()).toEqual({
+        deno: 'PermissionDenied',
+        node: 'EACCES',
+        fetch: 'PermissionDenied',
+      });
     }
-    // A listening port on the same host still connects.
-    const server: Server = createServer((socket) => socket.end());
+    // A listening port on the same host still connects (an HTTP server, so fetch gets a 204).
+    const server = createHttpServer((_req, res) => res.writeHead(204).end());
     const port = await new Promise<number>((resolve) =>
       server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port)),
     );
     try {
       const res = await fetch(fn(`smtp-ports?port=${port}`));
-      expect(await res.json()).toEqual({ deno: 'connected', node: 'connected' });
+      expect(await res.json()).toEqual({
+        deno: 'connected',
+        node: 'connected',
+        fetch: 'connected',
+      });
     } finally {
       server.close();
     }

@@ -59,8 +59,8 @@ void (async () => {
 };
 
 // Hosted Supabase refuses outgoing connections to the SMTP ports 25 and 587 (docs:
-// functions/limits); send mail through an API or port 465/2525. Deno.connect(Tls) and node:net
-// (which npm SMTP clients use) are both refused, as PermissionDenied / EACCES.
+// functions/limits); send mail through an API or port 465/2525. Deno.connect(Tls), fetch and
+// node:net (which npm SMTP clients use) are all refused, as PermissionDenied / EACCES.
 const BLOCKED_PORTS = new Set([25, 587]);
 const refusal = (port: unknown) =>
   `Outgoing connections to port ${String(port)} are not allowed on Supabase Edge Functions`;
@@ -73,6 +73,23 @@ for (const name of ['connect', 'connectTls']) {
     BLOCKED_PORTS.has(Number(options?.port))
       ? Promise.reject(new denoApi.errors.PermissionDenied(refusal(options.port)))
       : real.call(Deno, options);
+}
+{
+  // fetch to an explicit :25 or :587 (http and https only; other schemes go on to fetch's own
+  // errors), refused before any connection is made.
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = (input: Request | URL | string, init?: RequestInit) => {
+    let url: URL | null = null;
+    try {
+      url = new URL(input instanceof Request ? input.url : String(input));
+    } catch {
+      // Not a URL: the real fetch reports it.
+    }
+    if (url && /^https?:$/.test(url.protocol) && BLOCKED_PORTS.has(Number(url.port))) {
+      return Promise.reject(new denoApi.errors.PermissionDenied(refusal(url.port)));
+    }
+    return realFetch(input, init);
+  };
 }
 {
   const net = (await import('node:net')) as unknown as {
