@@ -63,7 +63,7 @@ export function RewardsCard({ listId, editable }: { listId: string; editable: bo
   }
 
   return (
-    <Card title="Rewards for referrals">
+    <Card title="Rewards for referrals" aria-label="Rewards for referrals">
       <div className={styles.form}>
         {body}
         {editable ? (
