@@ -29,6 +29,7 @@ create policy "Admins reset email templates" on public.email_templates
 
 revoke all on public.email_templates from anon, authenticated;
 grant select, delete on public.email_templates to authenticated;
-grant insert (kind, subject, preheader, body_md), update (subject, preheader, body_md)
+-- Update of `kind` too: an upsert (insert … on conflict do update) sets every column it sends.
+grant insert (kind, subject, preheader, body_md), update (kind, subject, preheader, body_md)
   on public.email_templates to authenticated;
 grant all on public.email_templates to service_role;

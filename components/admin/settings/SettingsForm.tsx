@@ -13,6 +13,7 @@ import {
 } from '../../../lib/admin/settings';
 import { useSaveSettings } from '../../../lib/admin/use-settings';
 import { Button, Card, Checkbox, StatusMessage, TextArea, TextField } from '../../ui';
+import { accentProblem, normalizeAccent } from '../../../lib/email-render/accent';
 import { LogoField } from './LogoField';
 import styles from './Settings.module.css';
 
@@ -40,8 +41,10 @@ export function SettingsForm({ settings, editable }: { settings: Settings; edita
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const clean = normalizeForm(form);
+    const clean = { ...normalizeForm(form), accent_color: normalizeAccent(form.accent_color) };
     const problems = validateForm(clean);
+    const accent = accentProblem(clean.accent_color);
+    if (accent) problems.accent_color = accent;
     setErrors(problems);
     setSaved(false);
     if (Object.keys(problems).length > 0) {
@@ -90,6 +93,23 @@ export function SettingsForm({ settings, editable }: { settings: Settings; edita
           />
           <div className={styles.wide}>
             <TextField label="Tagline" optional maxLength={LIMITS.tagline} {...text('tagline')} />
+          </div>
+          <div className={styles.accent}>
+            <TextField
+              label="Accent colour"
+              hint="The emails' top rule, buttons and links, as #rrggbb. It must be dark enough for white text (4.5:1)."
+              maxLength={7}
+              spellCheck={false}
+              value={form.accent_color}
+              error={errors.accent_color}
+              readOnly={!editable}
+              onChange={(e) => set('accent_color', e.target.value)}
+            />
+            <span
+              className={styles.swatch}
+              aria-hidden="true"
+              style={{ background: normalizeAccent(form.accent_color) }}
+            />
           </div>
           <div className={styles.wide}>
             <LogoField
