@@ -41,6 +41,10 @@ export function filtersFromQuery(
     }
   }
   filters.search = one(query.q).slice(0, 200);
+  // A tag or segment id (issue 24); a wrong one is refused by the database and shown as an error.
+  const uuid = /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+  if (uuid.test(one(query.tag))) filters.tagId = one(query.tag);
+  if (uuid.test(one(query.segment))) filters.segmentId = one(query.segment);
   const sort = one(query.sort);
   if (SORTS.some((s) => s.value === sort)) filters.sort = sort as SubscriberSort;
   return filters;
@@ -57,6 +61,8 @@ export function queryFromFilters(
   if (filters.subscription) query.subscription = filters.subscription;
   if (filters.status) query.status = filters.status;
   if (filters.search.trim()) query.q = filters.search.trim();
+  if (filters.tagId) query.tag = filters.tagId;
+  if (filters.segmentId) query.segment = filters.segmentId;
   if (filters.sort !== NO_FILTERS.sort) query.sort = filters.sort;
   return query;
 }

@@ -11,6 +11,7 @@ import {
 } from '../../../lib/admin/subscriber-query';
 import type { ListOption } from '../../../lib/admin/use-subscribers';
 import { SelectField, TextField } from '../../ui';
+import { TagSegmentFilters } from '../segments/TagSegmentFilters';
 import styles from './Subscribers.module.css';
 
 /** How long typing must pause before the search runs (one request per pause, not per key). */
@@ -99,6 +100,7 @@ export function SubscriberFilterBar({
           </option>
         ))}
       </SelectField>
+      <TagSegmentFilters filters={filters} onChange={onChange} />
       <SelectField
         label="Sort"
         value={filters.sort}

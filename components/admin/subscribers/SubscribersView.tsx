@@ -31,6 +31,7 @@ import { ResendConfirmations } from './ResendConfirmations';
 import { exportAndDownload, ExportSubscribers } from './ExportSubscribers';
 import { ImportSubscribers } from './ImportSubscribers';
 import ieStyles from './ImportExport.module.css';
+import { SaveAsSegment } from '../segments/SaveAsSegment';
 import { SubscriberFilterBar } from './SubscriberFilterBar';
 import { SubscribersTable } from './SubscribersTable';
 import styles from './Subscribers.module.css';
@@ -261,6 +262,7 @@ export function SubscribersView() {
             Importing and exporting subscribers is for admins and owners.
           </p>
         )}
+        {selectable && filtered ? <SaveAsSegment rules={filterRules} /> : null}
       </div>
       <BulkResultMessage result={result} />
       <Card flush>
