@@ -12,6 +12,7 @@ import { useRecipientCount } from '../../../../lib/admin/use-recipient-count';
 import type { CampaignForm } from '../../../../lib/admin/campaign-editor-form';
 import { Badge, buttonClass, Card, statusTone, StatusMessage } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
+import { AudienceSegments } from './AudienceSegments';
 import { BodyEditor } from './BodyEditor';
 import { DetailsFields } from './DetailsFields';
 import { EditorActions } from './EditorActions';
@@ -160,6 +161,11 @@ export function EditorBody({
             error={draft.errors.lists}
             fixedRecipients={live ? null : campaign.recipients}
             count={count}
+          />
+          <AudienceSegments
+            campaignId={draft.id}
+            listIds={draft.listIds}
+            readOnly={!editable || isPaused}
           />
         </Card>
         <SendPanel campaign={campaign} draft={draft} count={count} />
