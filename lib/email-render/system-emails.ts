@@ -158,6 +158,7 @@ export type WelcomeWaitlist = ScopeWaitlist & { place_url: string };
 export interface SystemValues {
   lists: string;
   confirm_url?: string;
+  /** Absent when there is nothing to apply (an empty string would be true in Liquid). */
   apply_url?: string;
   changes?: string[];
   waitlist?: WelcomeWaitlist;

@@ -39,6 +39,11 @@ export function alreadySubscribedMail(known: KnownSignup, now = Date.now()): Pro
     settings: known.settings,
     to: known.email,
     subscriberId: known.subscriber_id,
-    values: { lists: joinedNames(known.subscribed_names), apply_url: apply, changes: lines },
+    // No link is no variable: in Liquid an empty string is true, so `{% if apply_url %}` needs nil.
+    values: {
+      lists: joinedNames(known.subscribed_names),
+      ...(apply ? { apply_url: apply } : {}),
+      changes: lines,
+    },
   });
 }
