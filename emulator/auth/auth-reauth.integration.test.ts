@@ -114,13 +114,13 @@ describe('generate_link for email changes', () => {
       newEmail,
     });
     expect(error).toBeNull();
-    expect(data.properties.verification_type).toBe('email_change_new');
-    expect(data.user.new_email).toBe(newEmail);
-    expect(data.properties.action_link).toContain('type=email_change');
-    const verified = await fetch(data.properties.action_link, { redirect: 'manual' });
+    expect(data.properties!.verification_type).toBe('email_change_new');
+    expect(data.user!.new_email).toBe(newEmail);
+    expect(data.properties!.action_link).toContain('type=email_change');
+    const verified = await fetch(data.properties!.action_link, { redirect: 'manual' });
     expect(verified.status).toBe(303);
     expect(verified.headers.get('location')).toContain('access_token=');
-    const { data: after } = await admin.auth.admin.getUserById(data.user.id);
+    const { data: after } = await admin.auth.admin.getUserById(data.user!.id);
     expect(after.user?.email).toBe(newEmail);
     // No email was sent: generate_link only answers the link.
     expect(await mailCount(emu, newEmail)).toBe(0);
