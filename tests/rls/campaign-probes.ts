@@ -95,7 +95,11 @@ export function makeCampaignProbes(
     },
     'scheduled campaigns': locked('scheduled'),
     'sending campaigns': locked('sending'),
-    'paused campaigns': locked('paused'),
+    // Admins may correct a paused campaign's content (issue 23): the probe changes its subject.
+    'paused campaigns': {
+      ...locked('paused'),
+      change: () => ({ subject: `Corrected ${randomUUID().slice(0, 8)}` }),
+    },
     'cancelled campaigns': locked('cancelled'),
     'campaign_lists of a scheduled campaign': listsOf('scheduled'),
     'campaign_lists of a sending campaign': listsOf('sending'),

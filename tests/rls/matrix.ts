@@ -117,8 +117,10 @@ export const CAMPAIGN_TABLES: Record<CampaignTarget, Partial<Record<TableOp, Row
     update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
   },
+  // Paused: admins may correct the subject, preheader, body and name before resuming (issue 23;
+  // the transition trigger refuses the sender, archive and slug); editors may not.
   'paused campaigns': {
-    update:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
+    update:     ['no-grant', 'noop',     'noop',     'noop',     'ok',       'ok',       'ok'],
     delete:     ['no-grant', 'noop',     'noop',     'noop',     'noop',     'noop',     'ok'],
   },
   // Finished: admins may delete it, as a sent one.
