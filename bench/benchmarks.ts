@@ -1,8 +1,10 @@
 // Every benchmark `npm run bench` knows, by name.
 import { bulk } from './bulk.js';
 import { importBench } from './import.js';
+import { lighthouseBench } from './lighthouse.js';
 import { realtimeLatency } from './realtime-latency.js';
 import { restRoundtrip } from './rest-roundtrip.js';
+import { segments } from './segments.js';
 import { send } from './send.js';
 import { signup } from './signup.js';
 import { storageTransfer } from './storage-transfer.js';
@@ -16,4 +18,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   importBench,
   send,
   bulk,
+  segments,
+  lighthouseBench,
 ];
