@@ -602,6 +602,51 @@ export type Database = {
           },
         ]
       }
+      deploy_hooks: {
+        Row: {
+          body: Json | null
+          called_at: string | null
+          called_requests: number
+          enabled: boolean
+          headers: Json
+          id: boolean
+          last_request_id: number | null
+          requested_at: string | null
+          requested_reason: string | null
+          requests: number
+          updated_at: string
+          url: string
+        }
+        Insert: {
+          body?: Json | null
+          called_at?: string | null
+          called_requests?: number
+          enabled?: boolean
+          headers?: Json
+          id?: boolean
+          last_request_id?: number | null
+          requested_at?: string | null
+          requested_reason?: string | null
+          requests?: number
+          updated_at?: string
+          url: string
+        }
+        Update: {
+          body?: Json | null
+          called_at?: string | null
+          called_requests?: number
+          enabled?: boolean
+          headers?: Json
+          id?: boolean
+          last_request_id?: number | null
+          requested_at?: string | null
+          requested_reason?: string | null
+          requests?: number
+          updated_at?: string
+          url?: string
+        }
+        Relationships: []
+      }
       email_templates: {
         Row: {
           body_md: string
@@ -1397,6 +1442,16 @@ export type Database = {
       count_subscribers_matching: { Args: { p_rules?: Json }; Returns: number }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       delete_tag: { Args: { p_tag: string }; Returns: number }
+      deploy_hook_last_call: {
+        Args: never
+        Returns: {
+          called_at: string
+          reason: string
+          status_code: number
+          error: string
+          answered: boolean
+        }[]
+      }
       duplicate_campaign: {
         Args: { p_campaign_id: string }
         Returns: {
@@ -1622,6 +1677,13 @@ export type Database = {
           isOneToOne: true
           isSetofReturn: false
         }
+      }
+      renew_automation_claims: {
+        Args: { p_claim_token: string }
+        Returns: {
+          automation_id: string
+          subscriber_id: string
+        }[]
       }
       renew_delivery_claims: {
         Args: { p_claim_token: string }
@@ -1872,6 +1934,7 @@ export type Database = {
           last_sign_in_at: string
         }[]
       }
+      test_deploy_hook: { Args: never; Returns: number }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
         Returns: Json

@@ -53,7 +53,7 @@ describe('four workers over automation steps, one dying mid-batch', () => {
     ]);
     for (const run of first) expect(run.status, run.text).toBe(200);
     const dead = first[3]!.body.automations;
-    expect(dead.claimed).toBe(100);
+    expect(dead.claimed, JSON.stringify(first.map((r) => r.body))).toBe(100);
     expect(dead.sent).toBeGreaterThanOrEqual(30);
     expect(dead.sent).toBeLessThan(100);
 

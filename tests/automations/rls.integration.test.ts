@@ -192,6 +192,8 @@ describe('writing', () => {
           { p_limit: 1, p_claim_timeout: '1 minute', p_claim_token: crypto.randomUUID() },
         ],
         ['release_automation_claims', { p_claim_token: crypto.randomUUID() }],
+        ['renew_automation_claims', { p_claim_token: crypto.randomUUID() }],
+        ['record_automation_sends', { p_results: [] }],
       ] as const) {
         const { error } = await as[role]!.rpc(fn, args);
         expect(error?.code, `${role} ${fn}`).toBe('42501');

@@ -66,6 +66,49 @@ const recordResult = writeGroups<SendResult, Outcome | null>(
   { limit: 100, waitMs: 10 },
 );
 
+const keyOf = (r: { automation_id: string; subscriber_id: string }) =>
+  `${r.automation_id}/${r.subscriber_id}`;
+
+/**
+ * A batch's claim, renewed about once a second while it sends (renew_automation_claims). A row is
+ * sent only while the claim still holds it and was renewed within CLAIM_SAFETY of the claim timeout,
+ * so no other run can have reclaimed it meanwhile.
+ */
+class Heartbeat {
+  private held: Set<string>;
+  private beating: Promise<void> | null = null;
+  private lastBeat = Date.now();
+
+  constructor(
+    private token: string,
+    rows: Claimed[],
+    /** Until when the claim itself (before any renewal) is safely ours. */
+    private validUntil: number,
+    private timeoutSeconds: number,
+  ) {
+    this.held = new Set(rows.map(keyOf));
+  }
+
+  async holds(row: Claimed): Promise<boolean> {
+    if (Date.now() - this.lastBeat >= 1000) {
+      const started = Date.now();
+      this.beating ??= queueRpc<{ automation_id: string; subscriber_id: string }[]>(
+        'renew_automation_claims',
+        { p_claim_token: this.token },
+      )
+        .then((renewed) => {
+          this.held = new Set(renewed.map(keyOf));
+          this.lastBeat = Date.now();
+          this.validUntil = started + this.timeoutSeconds * 1000 * CLAIM_SAFETY;
+        })
+        .catch((e) => console.error('renewing automation claims failed', e))
+        .finally(() => (this.beating = null));
+      await this.beating;
+    }
+    return this.held.has(keyOf(row)) && Date.now() < this.validUntil;
+  }
+}
+
 export class AutomationWorker {
   abandoned = false;
   private rate = sendRate();
@@ -94,22 +137,40 @@ export class AutomationWorker {
       : Math.min(concurrency, Math.max(1, Math.ceil(this.rate / 2)));
   }
 
-  async run(): Promise<AutomationRunResult> {
+  /** The first claim, made by start() before the campaign queue starts its clock. */
+  private first: { token: string; claimedBy: number; rows: Claimed[] } | null = null;
+
+  /**
+   * Runs the due non-email steps and claims the first batch of email steps. process-queue awaits
+   * this before the campaign queue starts, so an idle automation queue costs campaigns none of
+   * their budget (on PGlite every query waits for the one before).
+   */
+  async start(): Promise<void> {
     this.result.advanced += await queueRpc<number>('advance_automations', { p_limit: 1000 });
-    while (!this.abandoned && Date.now() < this.deadline) {
+    this.first = await this.claim(Math.min(BATCH_SIZE, this.options.maxMessages));
+  }
+
+  /** Sends the first batch and claims more until nothing is due, time is up or maxMessages are claimed. */
+  async run(): Promise<AutomationRunResult> {
+    let batch = this.first;
+    this.first = null;
+    while (batch && batch.rows.length > 0) {
+      await this.send(batch);
+      if (this.abandoned || Date.now() >= this.deadline) break;
       const room = this.options.maxMessages - this.result.claimed;
       if (room <= 0) {
         this.result.more = true;
         this.options.onMore?.();
         break;
       }
-      if (!(await this.batch(Math.min(BATCH_SIZE, room)))) break;
+      batch = await this.claim(Math.min(BATCH_SIZE, room));
     }
     return this.result;
   }
 
-  /** Claims and sends one batch; false when nothing was due. */
-  private async batch(limit: number): Promise<boolean> {
+  private async claim(
+    limit: number,
+  ): Promise<{ token: string; claimedBy: number; rows: Claimed[] }> {
     const token = crypto.randomUUID();
     const claimedBy = Date.now() + this.options.claimTimeoutSeconds * 1000 * CLAIM_SAFETY;
     const rows = await queueRpc<Claimed[]>('claim_automation_batch', {
@@ -117,8 +178,20 @@ export class AutomationWorker {
       p_claim_timeout: `${this.options.claimTimeoutSeconds} seconds`,
       p_claim_token: token,
     });
-    if (rows.length === 0) return false;
     this.result.claimed += rows.length;
+    return { token, claimedBy, rows };
+  }
+
+  /** Sends one claimed batch through the lanes; gives back what it did not send. */
+  private async send({
+    token,
+    claimedBy,
+    rows,
+  }: {
+    token: string;
+    claimedBy: number;
+    rows: Claimed[];
+  }): Promise<void> {
     // Read now: whoever was blocklisted or unsubscribed since they were enrolled gets nothing.
     const { data, error } = await adminClient()
       .from('subscribers')
@@ -128,10 +201,12 @@ export class AutomationWorker {
     const recipients = new Map((data ?? []).map((s) => [s.id as string, s as AutomationRecipient]));
     let leftover = false;
     let next = 0;
+    const claim = new Heartbeat(token, rows, claimedBy, this.options.claimTimeoutSeconds);
     const lane = async () => {
       for (let row = rows[next++]; row; row = rows[next++]) {
         const sent = await withSendSlot(async () => {
-          if (this.abandoned || Date.now() >= Math.min(this.deadline, claimedBy)) return null;
+          if (this.abandoned || Date.now() >= this.deadline) return null;
+          if (!(await claim.holds(row))) return null;
           return await this.attempt(row, recipients.get(row.subscriber_id), token);
         });
         if (!sent) {
@@ -152,7 +227,7 @@ export class AutomationWorker {
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.lanes, rows.length) }, lane));
-    if (this.abandoned) return false; // playing dead: the claims stay, as a crash leaves them
+    if (this.abandoned) return; // playing dead: the claims stay, as a crash leaves them
     if (leftover)
       await queueRpc<number>('release_automation_claims', { p_claim_token: token }).catch((e) =>
         console.error(
@@ -160,7 +235,6 @@ export class AutomationWorker {
           e,
         ),
       );
-    return true;
   }
 
   private context(stepId: string): Promise<AutomationStepContext> {

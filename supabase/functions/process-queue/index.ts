@@ -52,6 +52,7 @@ serve(['POST'], async (req) => {
     Date.now() + options.budgetMs,
     await loadMailSettings(),
   );
+  await automations.start();
   const [result, automationResult] = await Promise.all([runQueue(options), automations.run()]);
   const { more: _more, ...answer } = result;
   const { more: _automationsMore, ...automationAnswer } = automationResult;
