@@ -24,6 +24,8 @@ export interface AuthSettings {
    * confirm the new address alone; see emulator/README.md).
    */
   doubleConfirmChanges: boolean;
+  /** `[auth.mfa.totp] enroll_enabled` / `verify_enabled` and `[auth.mfa] max_enrolled_factors`. */
+  mfa: { totpEnroll: boolean; totpVerify: boolean; maxEnrolledFactors: number };
   otpLength: number;
   otpExpiry: number;
   /** `[auth] signing_keys_path`'s JWKs (first signs), or null for HS256 with the secret only. */
@@ -108,6 +110,11 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       emailConfirmations: bool(email.enable_confirmations, false),
       securePasswordChange: bool(email.secure_password_change, false),
       doubleConfirmChanges: bool(email.double_confirm_changes, true),
+      mfa: {
+        totpEnroll: bool(table(table(auth.mfa).totp).enroll_enabled, false),
+        totpVerify: bool(table(table(auth.mfa).totp).verify_enabled, false),
+        maxEnrolledFactors: num(table(auth.mfa).max_enrolled_factors, 10),
+      },
       otpLength: num(email.otp_length, 6),
       otpExpiry: num(email.otp_expiry, 3600),
       signingKeys: null,

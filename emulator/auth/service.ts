@@ -10,6 +10,7 @@ import { withHookOutbox } from './hook-outbox.js';
 import * as admin from './routes/admin.js';
 import { generateLink } from './routes/generate-link.js';
 import * as meta from './routes/meta.js';
+import * as mfa from './routes/mfa.js';
 import * as otpRoutes from './routes/otp.js';
 import { reauthenticate } from './routes/reauthenticate.js';
 import { signup } from './routes/signup.js';
@@ -28,7 +29,6 @@ export interface AuthServiceOptions {
 }
 
 const ADMIN_USER = /^\/admin\/users\/[^/]+$/;
-const FACTOR = /^\/factors\/[^/]+(\/(challenge|verify))?$/;
 
 /** One line per endpoint: method, path (string or pattern), handler. */
 const ROUTES: Array<[string, string | RegExp, Handler]> = [
@@ -59,15 +59,16 @@ const ROUTES: Array<[string, string | RegExp, Handler]> = [
   ['GET', '/reauthenticate', reauthenticate],
   ['GET', '/user/identities/authorize', meta.manualLinkingDisabled],
   ['DELETE', /^\/user\/identities\/[^/]+$/, meta.manualLinkingDisabled],
-  ['POST', '/factors', meta.mfaEnrollDisabled],
-  ['POST', FACTOR, meta.unsupported('Multi-factor authentication')],
-  ['DELETE', FACTOR, meta.unsupported('Multi-factor authentication')],
+  ['POST', '/factors', mfa.enroll],
+  ['POST', /^\/factors\/[^/]+\/challenge$/, mfa.challenge],
+  ['POST', /^\/factors\/[^/]+\/verify$/, mfa.verify],
+  ['DELETE', /^\/factors\/[^/]+$/, mfa.unenroll],
   ['POST', '/sso', meta.samlDisabled],
   ['GET', '/sso/saml/metadata', meta.samlDisabled],
   ['POST', '/sso/saml/acs', meta.samlDisabled],
   ['POST', /^\/passkeys\//, meta.unsupported('Passkeys')],
-  ['GET', /^\/admin\/users\/[^/]+\/factors/, meta.unsupported('Multi-factor authentication')],
-  ['DELETE', /^\/admin\/users\/[^/]+\/factors/, meta.unsupported('Multi-factor authentication')],
+  ['GET', /^\/admin\/users\/[^/]+\/factors$/, mfa.adminListFactors],
+  ['DELETE', /^\/admin\/users\/[^/]+\/factors\/[^/]+$/, mfa.adminDeleteFactor],
   ['GET', /^\/admin\/(sso|oauth|custom-providers)/, meta.unsupported('SSO / OAuth server admin')],
   ['POST', /^\/admin\/(sso|oauth|custom-providers)/, meta.unsupported('SSO / OAuth server admin')],
   ['GET', /^\/admin\/audit$/, meta.unsupported('The audit log API')],

@@ -50,6 +50,10 @@ async function accessToken(
   const amr = await q.query<{ authentication_method: string; ts: number }>(SQL['amr-by-session'], [
     sessionId,
   ]);
+  const session = await q.query<{ aal: string | null }>(
+    'select aal::text as aal from auth.sessions where id = $1',
+    [sessionId],
+  );
   const iat = Math.floor(Date.now() / 1000);
   const exp = iat + settings.jwtExpiry;
   // Claim order and values as GoTrue's AccessTokenClaims.
@@ -64,7 +68,7 @@ async function accessToken(
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role || 'authenticated',
-    aal: 'aal1',
+    aal: session.rows[0]?.aal ?? 'aal1',
     amr: amr.rows.map((r) => ({ method: r.authentication_method, timestamp: r.ts })),
     session_id: sessionId,
     is_anonymous: user.is_anonymous,
@@ -111,6 +115,30 @@ export async function issueSession(
   const refreshToken = newRefreshToken();
   await q.query(SQL['insert-refresh-token'], [refreshToken, userId, sessionId, null]);
   await q.query(SQL['set-last-sign-in'], [userId]);
+  return sessionJson(q, settings, userId, sessionId, refreshToken);
+}
+
+/**
+ * A verified second factor raises the session to aal2 (GoTrue's updateMFASessionAndClaims): the
+ * `method` amr entry, the factor, and a new refresh token, the session's older ones revoked so
+ * none of them refreshes into an aal2 token.
+ */
+export async function upgradeSession(
+  q: Queryable,
+  settings: SessionSettings,
+  userId: string,
+  sessionId: string,
+  factorId: string,
+  method: string,
+): Promise<SessionJson> {
+  await q.query(SQL['insert-amr'], [sessionId, method]);
+  await q.query(
+    `update auth.sessions set aal = 'aal2', factor_id = $2, updated_at = now() where id = $1`,
+    [sessionId, factorId],
+  );
+  await q.query(SQL['revoke-session-tokens'], [sessionId]);
+  const refreshToken = newRefreshToken();
+  await q.query(SQL['insert-refresh-token'], [refreshToken, userId, sessionId, null]);
   return sessionJson(q, settings, userId, sessionId, refreshToken);
 }
 

@@ -76,7 +76,11 @@ function identityJson(row: IdentityRow) {
 export type UserJson = ReturnType<typeof userJson>;
 
 /** GoTrue's User object; optional timestamps are omitted when unset (`omitempty` upstream). */
-export function userJson(row: UserRow, identities: IdentityRow[]) {
+export function userJson(
+  row: UserRow,
+  identities: IdentityRow[],
+  factors: Array<Record<string, unknown>> = [],
+) {
   return {
     id: row.id,
     aud: row.aud ?? '',
@@ -94,6 +98,8 @@ export function userJson(row: UserRow, identities: IdentityRow[]) {
     last_sign_in_at: isoTime(row.last_sign_in_at),
     app_metadata: row.raw_app_meta_data ?? {},
     user_metadata: row.raw_user_meta_data ?? {},
+    // Listed only when the user has any (`omitempty` upstream), before the identities.
+    factors: factors.length ? factors : undefined,
     identities: identities.map(identityJson),
     created_at: isoTime(row.created_at),
     updated_at: isoTime(row.updated_at),
@@ -115,7 +121,25 @@ export async function loadUserJson(q: Queryable, id: string): Promise<UserJson |
   const row = await findUserById(q, id);
   if (!row) return undefined;
   const identities = await q.query<IdentityRow>(SQL['identities-by-user'], [id]);
-  return userJson(row, identities.rows);
+  const factors = await q.query<Record<string, unknown>>(
+    `select id, created_at, updated_at, status, nullif(friendly_name, '') as friendly_name,
+       factor_type, '' as phone, last_challenged_at
+     from auth.mfa_factors where user_id = $1 order by created_at`,
+    [id],
+  );
+  return userJson(row, identities.rows, factors.rows.map(factorRowJson));
+}
+
+/** GoTrue's Factor JSON: timestamps in ISO form, an empty friendly name left out. */
+function factorRowJson(f: Record<string, unknown>): Record<string, unknown> {
+  const time = (v: unknown) => (v === null || v === undefined ? null : isoTime(String(v)));
+  return {
+    ...f,
+    created_at: time(f.created_at),
+    updated_at: time(f.updated_at),
+    friendly_name: f.friendly_name ?? undefined,
+    last_challenged_at: time(f.last_challenged_at),
+  };
 }
 
 export function isBanned(row: UserRow): boolean {

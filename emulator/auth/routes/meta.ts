@@ -87,8 +87,3 @@ export function unsupported(feature: string): Handler {
     throw errors.notImplemented(feature);
   };
 }
-
-export const mfaEnrollDisabled: Handler = async () => {
-  // The CLI's default config has [auth.mfa.totp] enroll_enabled = false.
-  throw new AuthError(422, 'mfa_totp_enroll_not_enabled', 'MFA enroll is disabled for TOTP');
-};
