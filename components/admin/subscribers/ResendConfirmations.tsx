@@ -50,13 +50,12 @@ export function ResendConfirmations({ target }: { target: RuleGroup }) {
         open={open}
         title={title}
         onClose={close}
-        busy={running}
+        busy={resend.starting}
         size="sm"
         footer={
           send ? (
-            <Button onClick={close} disabled={running}>
-              Close
-            </Button>
+            // Closing leaves the send going: it runs on the server, at the send rate.
+            <Button onClick={close}>{running ? 'Close (sending goes on)' : 'Close'}</Button>
           ) : (
             <>
               <Button onClick={close}>Cancel</Button>
