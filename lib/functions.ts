@@ -4,7 +4,7 @@ import {
   FunctionsFetchError,
   FunctionsHttpError,
   FunctionsRelayError,
-} from '@supabase/supabase-js';
+} from '@supabase/functions-js';
 import { CATALOGUE_MESSAGES } from './catalogue';
 import { QueryError, type SupabaseResult } from './use-query';
 

@@ -1,11 +1,17 @@
-// Calls one public edge function through the site's supabase client and reads its answer.
+// Calls one edge function and reads its answer: as the anon role through the public pages' lean
+// client by default, or through another client (the team's, with its session) when given.
 import {
   readFunctionResult,
   type FunctionOutcome,
   type Parser,
   type ReadOptions,
 } from './functions';
-import { supabase } from './supabase';
+import { publicFunctions } from './supabase-public';
+
+/** A client's `functions` (FunctionsClient, or supabase-js's `supabase.functions`). */
+export interface FunctionsInvoker {
+  invoke: typeof publicFunctions.invoke;
+}
 
 export interface InvokeRequest {
   method?: 'GET' | 'POST';
@@ -20,13 +26,14 @@ export async function invokeFunction<T>(
   parse: Parser<T>,
   request: InvokeRequest = {},
   options?: ReadOptions,
+  functions: FunctionsInvoker = publicFunctions,
 ): Promise<FunctionOutcome<T>> {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(request.query ?? {})) {
     if (value !== undefined) search.set(key, value);
   }
   const path = search.size ? `${name}?${search.toString()}` : name;
-  const result = await supabase.functions.invoke(path, {
+  const result = await functions.invoke(path, {
     method: request.method ?? (request.body ? 'POST' : 'GET'),
     body: request.body,
   });

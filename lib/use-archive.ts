@@ -12,7 +12,7 @@ import {
   type ArchivePosition,
   type ArchiveSummary,
 } from './archive';
-import { supabase } from './supabase';
+import { publicRest } from './supabase-public';
 import { queryKey, useQuery, type QueryError } from './use-query';
 
 function positionKey(position: ArchivePosition) {
@@ -29,7 +29,7 @@ export function useArchivePage(position: ArchivePosition | null): {
   retry: () => void;
 } {
   const { data, error, mutate } = useQuery(position ? positionKey(position) : null, () =>
-    supabase.rpc('archive_issues', archiveArgs(position!, ARCHIVE_PAGE_SIZE)),
+    publicRest.rpc('archive_issues', archiveArgs(position!, ARCHIVE_PAGE_SIZE)),
   );
   return {
     page: data && position ? archivePage(position, data, ARCHIVE_PAGE_SIZE) : undefined,
@@ -48,7 +48,7 @@ export function useLatestIssues(): {
   retry: () => void;
 } {
   const { data, error, mutate } = useQuery(LATEST_ISSUES_KEY, () =>
-    supabase.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
+    publicRest.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
   );
   // The function answers one row more than asked, to tell whether more exist.
   return { issues: data?.slice(0, LATEST_ISSUES), error, retry: () => void mutate() };
@@ -61,7 +61,7 @@ export function useArchiveIssue(slug: string | null): {
   retry: () => void;
 } {
   const { data, error, mutate } = useQuery(slug ? queryKey('archive/issue', { slug }) : null, () =>
-    supabase.rpc('archive_issue', { p_slug: slug! }).maybeSingle(),
+    publicRest.rpc('archive_issue', { p_slug: slug! }).maybeSingle(),
   );
   return { issue: slug ? data : undefined, error, retry: () => void mutate() };
 }

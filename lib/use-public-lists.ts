@@ -1,7 +1,7 @@
 // Public lists for the signup forms, oldest first (anon sees only public ones; members see all,
 // so the filter is explicit).
 import { PUBLIC_LIST_COLUMNS, sortLists, type PublicList } from './public-lists';
-import { supabase } from './supabase';
+import { publicRest } from './supabase-public';
 import { queryKey, useQuery, type QueryError } from './use-query';
 
 export const PUBLIC_LISTS_KEY = queryKey('public-lists');
@@ -16,7 +16,7 @@ export function usePublicLists(): {
   const { data, error, isLoading, mutate } = useQuery(
     PUBLIC_LISTS_KEY,
     () =>
-      supabase
+      publicRest
         .from('lists')
         .select(PUBLIC_LIST_COLUMNS)
         .eq('visibility', 'public')

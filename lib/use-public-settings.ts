@@ -1,7 +1,7 @@
 // The site's public identity: the public columns of `settings` through public_settings(), which
 // answers signed-in non-members too (the table itself shows them no row).
 import { siteIdentity, type SiteIdentity } from './site';
-import { supabase } from './supabase';
+import { publicRest } from './supabase-public';
 import { queryKey, useQuery, type QueryError } from './use-query';
 
 export const PUBLIC_SETTINGS_KEY = queryKey('public-settings');
@@ -14,7 +14,7 @@ export function usePublicSettings(): {
 } {
   const { data, error, isLoading, mutate } = useQuery(
     PUBLIC_SETTINGS_KEY,
-    () => supabase.rpc('public_settings').maybeSingle(),
+    () => publicRest.rpc('public_settings').maybeSingle(),
     // The identity rarely changes; one read per visit is enough.
     { revalidateOnFocus: false, revalidateOnReconnect: false },
   );

@@ -6,7 +6,7 @@ import {
   type SubscribeInput,
   type SubscribeOutcome,
 } from './subscribe';
-import { supabase } from './supabase';
+import { publicFunctions } from './supabase-public';
 
 export function useSubscribe(): {
   subscribe: (input: SubscribeInput) => Promise<SubscribeOutcome>;
@@ -24,7 +24,7 @@ export function useSubscribe(): {
     const request = (async () => {
       try {
         return await readSubscribeResult(
-          await supabase.functions.invoke('subscribe', { body: prepared.body }),
+          await publicFunctions.invoke('subscribe', { body: prepared.body }),
         );
       } finally {
         inFlight.current = null;

@@ -4,8 +4,7 @@
 // A gentle poll covers what the topic does not announce (a subscriber blocklisted or deleted).
 import { useEffect } from 'react';
 import { mutate } from 'swr';
-import { debounced } from './realtime/team-channel';
-import { supabase } from './supabase';
+import { onBroadcast, publicRest } from './supabase-public';
 import { queryKey, useQuery } from './use-query';
 
 export const SUBSCRIBER_COUNT_KEY = queryKey('public-subscriber-count');
@@ -16,19 +15,19 @@ const LIVE_DELAY_MS = 1000;
 export function useSubscriberCount(enabled: boolean): number | null {
   const { data } = useQuery(
     enabled ? SUBSCRIBER_COUNT_KEY : null,
-    () => supabase.rpc('public_subscriber_count'),
+    () => publicRest.rpc('public_subscriber_count'),
     { refreshInterval: REFRESH_MS },
   );
   useEffect(() => {
     if (!enabled) return;
-    const refresh = debounced(() => void mutate(SUBSCRIBER_COUNT_KEY), LIVE_DELAY_MS);
-    const channel = supabase
-      .channel('subscriber-count')
-      .on('broadcast', { event: 'changed' }, refresh)
-      .subscribe();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = onBroadcast('subscriber-count', 'changed', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void mutate(SUBSCRIBER_COUNT_KEY), LIVE_DELAY_MS);
+    });
     return () => {
-      refresh.cancel();
-      void supabase.removeChannel(channel);
+      clearTimeout(timer);
+      stop();
     };
   }, [enabled]);
   // A failed count simply stays hidden: it is decoration, never a reason to show an error.

@@ -3,7 +3,7 @@
 import { useEffect, useRef } from 'react';
 import { asQueryResult } from './functions';
 import { invokeFunction } from './invoke';
-import { supabase } from './supabase';
+import { onBroadcast } from './supabase-public';
 import { queryKey, useQuery, type QueryError } from './use-query';
 import { parseWaitlistStanding, type WaitlistStanding } from './waitlist';
 
@@ -48,16 +48,13 @@ export function useWaitlistUpdates(slug: string | null, onChange: () => void): v
   useEffect(() => {
     if (!slug) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const channel = supabase
-      .channel(`waitlist:${slug}`)
-      .on('broadcast', { event: 'positions' }, () => {
-        clearTimeout(timer);
-        timer = setTimeout(() => latest.current(), REFETCH_DELAY_MS);
-      })
-      .subscribe();
+    const stop = onBroadcast(`waitlist:${slug}`, 'positions', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => latest.current(), REFETCH_DELAY_MS);
+    });
     return () => {
       clearTimeout(timer);
-      void supabase.removeChannel(channel);
+      stop();
     };
   }, [slug]);
 }

@@ -61,10 +61,15 @@ export default function Home() {
           <Logo className={styles.logo} size={60} src={site.logoSrc} />
           <h1 className={styles.title}>{site.name}</h1>
           {site.tagline && <p className={styles.tagline}>{site.tagline}</p>}
-          {count !== null && count > 0 && (
-            <p className={styles.count} aria-live="polite">
-              <Users aria-hidden="true" />
-              Join {formatCount(count)} {count === 1 ? 'reader' : 'readers'}
+          {/* The count's line is held while the count loads, so nothing below it moves. */}
+          {site.showSubscriberCount && (
+            <p className={styles.countSlot} aria-live="polite">
+              {count !== null && count > 0 && (
+                <span className={styles.count}>
+                  <Users aria-hidden="true" />
+                  Join {formatCount(count)} {count === 1 ? 'reader' : 'readers'}
+                </span>
+              )}
             </p>
           )}
         </header>
@@ -103,7 +108,8 @@ export default function Home() {
   );
 }
 
-// The identity, the public lists and the latest issues in the exported HTML (read at build time).
+// The identity, the public lists, the latest issues and the subscriber count in the exported HTML
+// (read at build time; the browser then reads them again).
 export async function getStaticProps(): Promise<{ props: PublicPageProps }> {
-  return { props: { fallback: await publicFallback({ lists: true, latest: true }) } };
+  return { props: { fallback: await publicFallback({ lists: true, latest: true, count: true }) } };
 }

@@ -106,9 +106,14 @@ export function useRetryFailed(id: string | null) {
     if (!id) return { ok: false, message: 'No campaign.' };
     setPending(true);
     try {
-      const outcome = await invokeFunction('send-campaign', parseRetry, {
-        body: { campaign_id: id, action: 'retry' },
-      });
+      // The team's client: the retry is sent with the member's session.
+      const outcome = await invokeFunction(
+        'send-campaign',
+        parseRetry,
+        { body: { campaign_id: id, action: 'retry' } },
+        undefined,
+        supabase.functions,
+      );
       await Promise.all([revalidateReport(id), revalidateCampaigns()]).catch(() => undefined);
       return outcome.ok
         ? { ok: true, retried: outcome.data.retried }

@@ -20,6 +20,7 @@ export const BUILD_KEYS = {
   settings: queryKey('public-settings'),
   lists: queryKey('public-lists'),
   latest: queryKey('archive/latest'),
+  count: queryKey('public-subscriber-count'),
 } as const;
 
 /** The settings row as `rpc('public_settings').maybeSingle()` gives it; undefined when unreachable. */
@@ -38,13 +39,13 @@ export function listsAtBuild<T = unknown>(): Promise<T[] | null> {
 
 /**
  * The fallback every public page gets: identity and public lists (the lists only where a form
- * uses them), and the home page's latest issues. Unreachable parts are left out, and the hooks
+ * uses them), and the home page's latest issues and subscriber count. Unreachable parts are left out, and the hooks
  * then load them in the browser as before.
  */
 export async function publicFallback(
-  include: { lists?: boolean; latest?: boolean } = {},
+  include: { lists?: boolean; latest?: boolean; count?: boolean } = {},
 ): Promise<SwrFallback> {
-  const [settings, lists, latest] = await Promise.all([
+  const [settings, lists, latest, count] = await Promise.all([
     settingsAtBuild(),
     include.lists ? listsAtBuild() : Promise.resolve(null),
     include.latest
@@ -53,11 +54,19 @@ export async function publicFallback(
           body: { p_limit: LATEST_ISSUES },
         })
       : Promise.resolve(null),
+    // null unless the owner shows the count; a number (or null) is what the browser reads too.
+    include.count
+      ? fetchAtBuild<number | string | null>('rest/v1/rpc/public_subscriber_count', {
+          method: 'POST',
+        })
+      : Promise.resolve(undefined),
   ]);
   const fallback: SwrFallback = {};
   if (settings !== undefined) fallback[BUILD_KEYS.settings] = settings;
   if (lists !== null) fallback[BUILD_KEYS.lists] = lists;
   if (latest !== null) fallback[BUILD_KEYS.latest] = latest;
+  // Only when the owner shows it: the hook's key is null otherwise.
+  if (count !== null && count !== undefined) fallback[BUILD_KEYS.count] = count;
   return fallback;
 }
 
