@@ -15,75 +15,9 @@ import type { ListOption } from '../../../lib/admin/use-subscribers';
 import type { TagSummary } from '../../../lib/admin/tags';
 import { Button, SelectField, TextField } from '../../ui';
 import styles from './Segments.module.css';
+import { DateValue, NumberValue } from './ValueFields';
 
 type AnyRule = Record<string, unknown> & { field: string; op: string; value?: unknown };
-
-function DateValue({
-  label,
-  value,
-  onChange,
-}: {
-  label: string;
-  value: RuleDate;
-  onChange: (value: RuleDate) => void;
-}) {
-  const relative = typeof value === 'object';
-  return (
-    <>
-      <SelectField
-        label={`${label}: as`}
-        value={relative ? 'days' : 'date'}
-        onChange={(e) =>
-          onChange(
-            e.target.value === 'days' ? { days_ago: 30 } : new Date().toISOString().slice(0, 10),
-          )
-        }
-      >
-        <option value="days">the last n days</option>
-        <option value="date">a date</option>
-      </SelectField>
-      {relative ? (
-        <TextField
-          label="Days"
-          type="number"
-          min={0}
-          max={99999}
-          value={String(value.days_ago)}
-          onChange={(e) =>
-            onChange({ days_ago: Math.max(0, Math.floor(Number(e.target.value) || 0)) })
-          }
-        />
-      ) : (
-        <TextField
-          label="Date"
-          type="date"
-          value={value.slice(0, 10)}
-          onChange={(e) => onChange(e.target.value)}
-        />
-      )}
-    </>
-  );
-}
-
-function NumberValue({
-  label,
-  value,
-  onChange,
-}: {
-  label: string;
-  value: number;
-  onChange: (n: number) => void;
-}) {
-  return (
-    <TextField
-      label={label}
-      type="number"
-      min={0}
-      value={String(value)}
-      onChange={(e) => onChange(Math.max(0, Math.floor(Number(e.target.value) || 0)))}
-    />
-  );
-}
 
 export function ConditionRow({
   rule,
