@@ -86,6 +86,15 @@ function ReportContent({ id }: { id: string }) {
           <>
             {sending ? <FeedIndicator status={live} /> : null}
             <CampaignStatusBadge status={c.status} />
+            {sending ? (
+              <Link
+                className={buttonClass('secondary', 'sm')}
+                href={`/admin/campaigns/edit/?id=${encodeURIComponent(c.id)}`}
+              >
+                <SquarePen aria-hidden="true" />
+                {c.status === 'paused' && can('send-campaigns') ? 'Edit or resume' : 'Open editor'}
+              </Link>
+            ) : null}
             {can('write-campaigns') ? (
               <DuplicateButton campaignId={c.id} name={c.name} variant="secondary" />
             ) : null}
