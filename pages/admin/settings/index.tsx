@@ -2,6 +2,7 @@
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import { SettingsForm } from '../../../components/admin/settings/SettingsForm';
 import { PasswordCard } from '../../../components/admin/settings/PasswordCard';
+import { DeployHookCard } from '../../../components/admin/settings/DeployHookCard';
 import { TeamCard } from '../../../components/admin/settings/TeamCard';
 import styles from '../../../components/admin/settings/Settings.module.css';
 import Link from 'next/link';
@@ -35,6 +36,8 @@ function SettingsView() {
           <Link href="/admin/settings/emails/">edit their wording, preview and send a test</Link>.
         </p>
       </Card>
+      {/* Owner only: it may hold a token, and only the owner can read it. */}
+      {can('manage-settings') && <DeployHookCard />}
       <TeamCard />
       <PasswordCard />
     </div>
