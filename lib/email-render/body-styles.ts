@@ -27,10 +27,11 @@ const TINT = '#f4f4f5';
 
 /** The inline style of each element, for an accent colour. */
 export function bodyStyles(accent: string): Record<string, string> {
-  const heading = (size: number, line: number) =>
-    `margin:28px 0 12px;font-family:${FONT_STACK};font-size:${size}px;line-height:${line}px;font-weight:700;color:${TEXT_COLOR}`;
+  // The title (h1) usually opens the body: no space above it beyond the card's own.
+  const heading = (size: number, line: number, top = 28) =>
+    `margin:${top}px 0 12px;font-family:${FONT_STACK};font-size:${size}px;line-height:${line}px;font-weight:700;color:${TEXT_COLOR}`;
   return {
-    h1: heading(28, 34),
+    h1: heading(28, 34, 0),
     h2: heading(22, 30),
     h3: heading(18, 26),
     h4: heading(16, 24),

@@ -123,7 +123,7 @@ ${hidden}<table ${table} width="100%" style="background-color:${PAGE}"><tr><td c
 <!--[if mso]><table ${table} width="600" align="center"><tr><td><![endif]-->
 <table ${table} width="100%" style="max-width:600px;font-family:${FONT_STACK};font-size:16px;line-height:26px;color:${TEXT_COLOR}">
 ${browser}<tr><td class="pb-head" bgcolor="#ffffff" style="background-color:#ffffff;border-top:4px solid ${accent};border-radius:8px 8px 0 0;padding:24px 32px 0">${header}</td></tr>
-<tr><td class="pb-card" bgcolor="#ffffff" style="background-color:#ffffff;border-radius:0 0 8px 8px;padding:24px 32px 32px;font-family:${FONT_STACK};font-size:16px;line-height:26px;color:${TEXT_COLOR}">
+<tr><td class="pb-card" bgcolor="#ffffff" style="background-color:#ffffff;border-radius:0 0 8px 8px;padding:24px 32px 32px;font-family:${FONT_STACK};font-size:16px;line-height:26px;color:${TEXT_COLOR};word-wrap:break-word;word-break:break-word">
 ${bodyHtml}
 </td></tr>
 <tr><td align="center" style="padding:20px 16px 8px;font-family:${FONT_STACK};font-size:13px;line-height:20px;color:${MUTED}"><p style="margin:0">${why}</p>${footerLinksHtml(links)}${address}</td></tr>

@@ -20,6 +20,9 @@ export const ALLOWED_GAPS: readonly string[] = [
   '`border-radius`',
   // `pre` wraps long lines where supported; Outlook for Windows keeps them long.
   '`white-space`',
+  // A long link (a confirm token) breaks instead of widening the card on phones; Windows Mail, a
+  // desktop client with the fixed 600 px column, keeps it on one line.
+  '`word-break`',
 ];
 
 const CLIENTS = ['gmail.*', 'outlook.*', 'apple-mail.*'];
