@@ -33,7 +33,7 @@ export function previewSystemEmail(
       subscriber: { email: context.email, name: null, attributes: null },
       site: { name: context.settings.site_name, url: site },
       links: {
-        unsubscribe: `${site}/unsubscribe/?test=1&token=preview`,
+        unsubscribe: `${site}/unsubscribe/?test=1&token=preview&preferences=preview`,
         preferences: `${site}/preferences/?test=1&token=preview`,
         web: '',
       },
