@@ -61,8 +61,9 @@ export function previewCampaign(input: PreviewInput, context: PreviewContext): P
         site: { name: context.settings.site_name, url: site },
         subject: input.subject,
         links: {
-          unsubscribe: `${site}/unsubscribe/?token=preview`,
-          preferences: `${site}/preferences/?token=preview`,
+          // Shaped like a test send's links (which open the pages' test state).
+          unsubscribe: `${site}/unsubscribe/?test=1&token=preview&preferences=preview`,
+          preferences: `${site}/preferences/?test=1&token=preview`,
           web: `${site}/web/?token=preview`,
         },
         waitlist: sampleWaitlist(site),
