@@ -86,7 +86,7 @@ test('from a template to a draft at first save, scheduled, unscheduled, edited a
   await shots(page, 'campaign-editor-unscheduled');
 
   // Duplicate: a new draft with "(copy)", the same list and body, opened at once.
-  await page.getByRole('button', { name: /^Duplicate / }).click();
+  await page.getByRole('button', { name: 'Duplicate', exact: true }).click();
   await expect(page).not.toHaveURL(new RegExp(id));
   await expect(page.getByLabel('Subject')).toHaveValue(`${subject}, revised (copy)`);
   const copyId = new URL(page.url()).searchParams.get('id')!;

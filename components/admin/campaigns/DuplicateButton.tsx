@@ -13,7 +13,8 @@ export function DuplicateButton({
   variant = 'ghost',
 }: {
   campaignId: string;
-  name: string;
+  /** Names the campaign to assistive tech where many share the page (the list's rows). */
+  name?: string;
   variant?: 'ghost' | 'secondary';
 }) {
   const router = useRouter();
@@ -41,7 +42,7 @@ export function DuplicateButton({
         icon={<Copy />}
         loading={busy}
         onClick={() => void run()}
-        aria-label={`Duplicate ${name}`}
+        aria-label={name ? `Duplicate ${name}` : undefined}
       >
         Duplicate
       </Button>

@@ -24,7 +24,7 @@ export function EditorActions({
       <Button size="sm" variant="ghost" icon={<LayoutTemplate />} onClick={() => setSaving(true)}>
         Save as template
       </Button>
-      {campaignId ? <DuplicateButton campaignId={campaignId} name={form.name} /> : null}
+      {campaignId ? <DuplicateButton campaignId={campaignId} /> : null}
       <SaveTemplateDialog
         open={saving}
         content={{

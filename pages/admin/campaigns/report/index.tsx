@@ -96,7 +96,7 @@ function ReportContent({ id }: { id: string }) {
               </Link>
             ) : null}
             {can('write-campaigns') ? (
-              <DuplicateButton campaignId={c.id} name={c.name} variant="secondary" />
+              <DuplicateButton campaignId={c.id} variant="secondary" />
             ) : null}
           </>
         }
