@@ -60,6 +60,12 @@ export interface StartEmulatorOptions {
    */
   siteUrl?: string;
   host?: string;
+  /**
+   * Run each pending migration and the seed first as a stand-in for hosted's non-superuser
+   * `postgres` (rolled back), failing the start where hosted would refuse them. Default: the
+   * POSTBOX_CHECK_AS_HOSTED_POSTGRES=1 environment variable; off otherwise.
+   */
+  checkAsHostedPostgres?: boolean;
   log?: (message: string) => void;
 }
 
@@ -139,9 +145,13 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
     await bootstrapPlatform(db);
     await applyAutoExpose(db, config.api.autoExposeNewTables);
-    const applied = await runMigrations(db, join(supabaseDir, 'migrations'));
+    // Opt-in: each migration and the seed first runs as hosted's non-superuser `postgres`.
+    const hostedCheck =
+      options.checkAsHostedPostgres ?? process.env.POSTBOX_CHECK_AS_HOSTED_POSTGRES === '1';
+    const applied = await runMigrations(db, join(supabaseDir, 'migrations'), { hostedCheck });
     if (applied.length) log(`migrations applied: ${applied.map((m) => m.version).join(', ')}`);
-    if (config.seedEnabled && (await runSeed(db, join(supabaseDir, 'seed.sql')))) {
+    const seedPath = join(supabaseDir, 'seed.sql');
+    if (config.seedEnabled && (await runSeed(db, seedPath, undefined, { hostedCheck }))) {
       log('seed.sql applied');
     }
     // PGlite has no server of its own: serve it so psql and SUPABASE_DB_URL work.

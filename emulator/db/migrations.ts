@@ -3,8 +3,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { withExtensionShims } from '../cron/extension-shim.js';
+import { ensureHostedPostgresRole, trialAsHostedPostgres } from './hosted-role.js';
 import { splitStatements } from './sql-split.js';
 import type { Db, Queryable } from './types.js';
+
+export interface RunOptions {
+  /** First run each file as hosted's non-superuser `postgres` and roll it back (hosted-role.ts). */
+  hostedCheck?: boolean;
+}
 
 export interface AppliedMigration {
   version: string;
@@ -37,9 +43,15 @@ function lineOf(sql: string, position: number): number | null {
   return sql.slice(0, position - 1).split('\n').length;
 }
 
-// Migrations and seeds run as `postgres` with its hosted search_path, whatever the session had.
-async function runAsPostgres(tx: Queryable, file: string, sql: string): Promise<void> {
-  await tx.exec('set local role postgres; set local search_path = "$user", public, extensions');
+// Migrations and seeds run as `postgres` with its hosted search_path, whatever the session had
+// (or, for the opt-in hosted check, as hosted-role.ts's stand-in for hosted `postgres`).
+async function runAsPostgres(
+  tx: Queryable,
+  file: string,
+  sql: string,
+  role = 'postgres',
+): Promise<void> {
+  await tx.exec(`set local role ${role}; set local search_path = "$user", public, extensions`);
   try {
     // `create extension pg_cron|pg_net` becomes a no-op where the emulator's stand-ins serve (cron/).
     await tx.exec(await withExtensionShims(tx, sql));
@@ -62,8 +74,13 @@ async function sqlFiles(dir: string): Promise<string[]> {
  * Each pending file runs in its own transaction together with its schema_migrations row, so a
  * failing file leaves nothing behind and the next start retries it; the error stops the loop.
  */
-export async function runMigrations(db: Db, migrationsDir: string): Promise<AppliedMigration[]> {
+export async function runMigrations(
+  db: Db,
+  migrationsDir: string,
+  { hostedCheck = false }: RunOptions = {},
+): Promise<AppliedMigration[]> {
   const files = await sqlFiles(migrationsDir);
+  if (hostedCheck && files.length) await ensureHostedPostgresRole(db);
   const { rows } = await db.query<{ version: string }>(
     'select version from supabase_migrations.schema_migrations',
   );
@@ -75,6 +92,11 @@ export async function runMigrations(db: Db, migrationsDir: string): Promise<Appl
     if (!parsed) throw new Error(`migration file name must be <timestamp>_<name>.sql: ${file}`);
     if (done.has(parsed.version)) continue;
     const sql = await readFile(join(migrationsDir, file), 'utf8');
+    if (hostedCheck) {
+      await trialAsHostedPostgres(db, (tx, role) =>
+        runAsPostgres(tx, `migration ${file}`, sql, role),
+      );
+    }
     await db.transaction(async (tx) => {
       await runAsPostgres(tx, `migration ${file}`, sql);
       await tx.query(
@@ -97,7 +119,12 @@ const SEED_TABLE = `create table if not exists supabase_migrations.seed_files (
  * does for `db push --include-seed`), so a restart never reseeds, and a first start that failed
  * before seeding still seeds on the next one. Returns whether it ran.
  */
-export async function runSeed(db: Db, seedPath: string, recordAs = 'supabase/seed.sql') {
+export async function runSeed(
+  db: Db,
+  seedPath: string,
+  recordAs = 'supabase/seed.sql',
+  { hostedCheck = false }: RunOptions = {},
+) {
   let sql: string;
   try {
     sql = await readFile(seedPath, 'utf8');
@@ -110,6 +137,10 @@ export async function runSeed(db: Db, seedPath: string, recordAs = 'supabase/see
     recordAs,
   ]);
   if (rows.length) return false;
+  if (hostedCheck) {
+    await ensureHostedPostgresRole(db);
+    await trialAsHostedPostgres(db, (tx, role) => runAsPostgres(tx, `seed ${recordAs}`, sql, role));
+  }
   await db.transaction(async (tx) => {
     await runAsPostgres(tx, `seed ${recordAs}`, sql);
     await tx.query('insert into supabase_migrations.seed_files (path, hash) values ($1, $2)', [
