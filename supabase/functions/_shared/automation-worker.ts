@@ -34,6 +34,13 @@ export interface AutomationRunResult {
   more: boolean;
 }
 
+/** A claimed batch: its token, until when the claim is surely ours, and its rows. */
+interface Batch {
+  token: string;
+  claimedBy: number;
+  rows: Claimed[];
+}
+
 interface Claimed {
   automation_id: string;
   subscriber_id: string;
@@ -138,7 +145,7 @@ export class AutomationWorker {
   }
 
   /** The first claim, made by start() before the campaign queue starts its clock. */
-  private first: { token: string; claimedBy: number; rows: Claimed[] } | null = null;
+  private first: Batch | null = null;
 
   /**
    * Runs the due non-email steps and claims the first batch of email steps. process-queue awaits
@@ -152,25 +159,37 @@ export class AutomationWorker {
 
   /** Sends the first batch and claims more until nothing is due, time is up or maxMessages are claimed. */
   async run(): Promise<AutomationRunResult> {
-    let batch = this.first;
+    let batch: Batch | null = this.first;
     this.first = null;
     while (batch && batch.rows.length > 0) {
-      await this.send(batch);
-      if (this.abandoned || Date.now() >= this.deadline) break;
-      const room = this.options.maxMessages - this.result.claimed;
-      if (room <= 0) {
-        this.result.more = true;
-        this.options.onMore?.();
+      // The next batch is claimed (with its recipients read) while this one's last rows are sent,
+      // so the lanes do not wait for a claim between batches.
+      const ahead: { claim: Promise<Batch | null> | null } = { claim: null };
+      const prefetch = () => (ahead.claim ??= this.nextBatch());
+      await this.send(batch, prefetch);
+      if (this.abandoned) {
+        // Playing dead: a batch claimed ahead stays claimed, as after a crash.
+        await ahead.claim?.catch(() => null);
         break;
       }
-      batch = await this.claim(Math.min(BATCH_SIZE, room));
+      batch = await prefetch();
     }
     return this.result;
   }
 
-  private async claim(
-    limit: number,
-  ): Promise<{ token: string; claimedBy: number; rows: Claimed[] }> {
+  /** Claims another batch, or null when time is up or this run has claimed maxMessages. */
+  private async nextBatch(): Promise<Batch | null> {
+    if (this.abandoned || Date.now() >= this.deadline) return null;
+    const room = this.options.maxMessages - this.result.claimed;
+    if (room <= 0) {
+      this.result.more = true;
+      this.options.onMore?.();
+      return null;
+    }
+    return this.claim(Math.min(BATCH_SIZE, room));
+  }
+
+  private async claim(limit: number): Promise<Batch> {
     const token = crypto.randomUUID();
     const claimedBy = Date.now() + this.options.claimTimeoutSeconds * 1000 * CLAIM_SAFETY;
     const rows = await queueRpc<Claimed[]>('claim_automation_batch', {
@@ -183,15 +202,7 @@ export class AutomationWorker {
   }
 
   /** Sends one claimed batch through the lanes; gives back what it did not send. */
-  private async send({
-    token,
-    claimedBy,
-    rows,
-  }: {
-    token: string;
-    claimedBy: number;
-    rows: Claimed[];
-  }): Promise<void> {
+  private async send({ token, claimedBy, rows }: Batch, prefetch: () => unknown): Promise<void> {
     // Read now: whoever was blocklisted or unsubscribed since they were enrolled gets nothing.
     const { data, error } = await adminClient()
       .from('subscribers')
@@ -204,6 +215,7 @@ export class AutomationWorker {
     const claim = new Heartbeat(token, rows, claimedBy, this.options.claimTimeoutSeconds);
     const lane = async () => {
       for (let row = rows[next++]; row; row = rows[next++]) {
+        if (rows.length - next < this.lanes && !this.abandoned) void prefetch();
         const sent = await withSendSlot(async () => {
           if (this.abandoned || Date.now() >= this.deadline) return null;
           if (!(await claim.holds(row))) return null;
