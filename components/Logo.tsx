@@ -1,6 +1,8 @@
 // The site's logo: the owner's image from the media bucket (through the Storage image loader) or
 // the built-in Postbox mark (an envelope on an indigo tile). Decorative: the site name sits beside it.
-import Image from 'next/image';
+// A plain <img> with 1x/2x sources from the same loader next/image would use: a fixed-size logo
+// needs none of next/image's runtime, which every public page would otherwise download.
+import imageLoader from '../lib/image-loader';
 
 export default function Logo({
   size = 56,
@@ -14,14 +16,16 @@ export default function Logo({
 }) {
   if (src) {
     return (
-      <Image
+      <img
         className={className}
-        src={src}
+        src={imageLoader({ src, width: size })}
+        srcSet={`${imageLoader({ src, width: size })} 1x, ${imageLoader({ src, width: size * 2 })} 2x`}
         alt=""
         width={size}
         height={size}
         style={{ objectFit: 'contain' }}
-        priority
+        fetchPriority="high"
+        decoding="async"
       />
     );
   }

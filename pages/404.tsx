@@ -3,6 +3,7 @@ import Link from 'next/link';
 import { ArrowLeft } from 'lucide-react';
 import SiteLayout from '../components/SiteLayout';
 import styles from '../styles/Home.module.css';
+import { identityStaticProps } from '../lib/build/public-props';
 
 export default function NotFound() {
   return (
@@ -19,3 +20,6 @@ export default function NotFound() {
     </SiteLayout>
   );
 }
+
+// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
+export const getStaticProps = identityStaticProps;
