@@ -123,6 +123,33 @@ describe('a working hook', () => {
     });
   });
 
+  it('a reauthentication nonce goes to the hook, and is undone when the hook fails', async () => {
+    const email = uniqueEmail('reauth-hook');
+    const admin = client(emu, emu.keys.secret);
+    await admin.auth.admin.createUser({ email, password: 'hook-pass', email_confirm: true });
+    const c = client(emu, emu.keys.anon);
+    await c.auth.signInWithPassword({ email, password: 'hook-pass' });
+    expect((await c.auth.reauthenticate()).error).toBeNull();
+    const payload = JSON.parse(calls[0]!.body);
+    expect(payload.email_data.email_action_type).toBe('reauthentication');
+    expect(payload.email_data.token).toMatch(/^\d{6}$/);
+    expect(await mailCount(emu, email)).toBe(0);
+    const token = async () =>
+      (
+        await emu.db.query<{ t: string }>(
+          'select reauthentication_token as t from auth.users where email = $1',
+          [email],
+        )
+      ).rows[0]!.t;
+    const issued = await token();
+    expect(issued).toBe(payload.email_data.token_hash);
+
+    behave = (res) => res.writeHead(500).end();
+    const failed = await c.auth.reauthenticate();
+    expect(failed.error?.status).toBe(500);
+    expect(await token()).toBe(issued);
+  });
+
   it('a 503 with Retry-After is tried again at once, with a fresh webhook-id', async () => {
     behave = (res, _call, attempt) =>
       attempt === 1 ? res.writeHead(503, { 'Retry-After': '1' }).end() : res.writeHead(204).end();
