@@ -52,8 +52,20 @@ serve(['POST'], async (req) => {
     Date.now() + options.budgetMs,
     await loadMailSettings(),
   );
-  await automations.start();
-  const [result, automationResult] = await Promise.all([runQueue(options), automations.run()]);
+  // A failing automation engine is logged, and never keeps the campaigns from being sent.
+  const automationsFailed = (error: unknown) => {
+    console.error('the automation queue failed (campaigns go on)', error);
+    automations.abandoned = true;
+    return automations.result;
+  };
+  const started = await automations.start().then(
+    () => true,
+    (error: unknown) => (automationsFailed(error), false),
+  );
+  const [result, automationResult] = await Promise.all([
+    runQueue(options),
+    started ? automations.run().catch(automationsFailed) : automations.result,
+  ]);
   const { more: _more, ...answer } = result;
   const { more: _automationsMore, ...automationAnswer } = automationResult;
   // The campaign answer is unchanged; automation counts join it only when there was such work.
