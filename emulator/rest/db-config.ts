@@ -1,6 +1,6 @@
 // PostgREST's in-database configuration: `pgrst.*` settings of the `authenticator` role, read at
-// start and again on `NOTIFY pgrst, 'reload config'`, overriding config.toml's values as upstream's
-// in-database config overrides its file and environment.
+// start and on `NOTIFY pgrst, 'reload config'` (or a bare `NOTIFY pgrst`), over config.toml's
+// values, as upstream's in-database config overrides its file and environment.
 import type { Db } from '../db/types.js';
 import type { Preferences } from './prefer.js';
 
@@ -117,7 +117,8 @@ export function createDbConfigStore(
   });
   const listening = db
     .listen('pgrst', (payload) => {
-      if (closed || payload !== 'reload config') return;
+      // 'reload config', or an empty payload, which reloads both (PostgREST's listener).
+      if (closed || (payload !== 'reload config' && payload !== '')) return;
       reload().catch((err: unknown) => {
         if (!closed) log(`[rest] in-database config reload failed: ${(err as Error).message}`);
       });
