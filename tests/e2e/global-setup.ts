@@ -38,6 +38,8 @@ function assertE2eBuild(root: string): void {
   if (!ok) {
     throw new Error(
       `out/ is missing or was not built for the e2e emulator. Build it with:\n` +
+        `  npx tsx scripts/build-site.ts --emulator   (the seed's identity in the HTML, as npm test)\n` +
+        `or, without the build-time data some specs expect:\n` +
         `  NEXT_PUBLIC_SUPABASE_URL=${E2E_SUPABASE_URL} npx next build`,
     );
   }
