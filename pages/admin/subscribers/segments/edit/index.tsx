@@ -1,5 +1,6 @@
 // `/admin/subscribers/segments/edit/?id=`: one segment's rule editor, or a new one without an id
-// (the id comes from the query string: static export).
+// (the id comes from the query string: static export). Not keyed by the id: saving a new segment
+// puts its id in the address, and the editor stays as it is, with its "Segment saved." note.
 import { useRouter } from 'next/router';
 import AdminLayout from '../../../../../components/admin/AdminLayout';
 import { SegmentEditor } from '../../../../../components/admin/segments/SegmentEditor';
@@ -10,7 +11,7 @@ export default function SegmentEditPage() {
   const id = typeof router.query.id === 'string' ? router.query.id : null;
   return (
     <AdminLayout title={id ? 'Segment' : 'New segment'}>
-      {router.isReady ? <SegmentEditor key={id ?? 'new'} id={id} /> : <LoadingState />}
+      {router.isReady ? <SegmentEditor id={id} /> : <LoadingState />}
     </AdminLayout>
   );
 }
