@@ -56,8 +56,6 @@ Please confirm that you want to receive {{ lists }} from {{ site.name }}.
 
 [Confirm subscription]({{ confirm_url }})
 
-Or paste this link into your browser: {{ confirm_url }}
-
 The link works for 7 days. If you did not ask for this, ignore this email: you will not be subscribed and will not hear from us again.
 `,
   },
