@@ -43,6 +43,9 @@ const SIGNED_IN_CALLABLE = [
   'tag_subscribers',
   // Automations (issue 24): enrolling a segment by hand checks for an admin itself.
   'enrol_in_automation',
+  // The deploy hook (issue 22): each answers only the owner (checked inside).
+  'deploy_hook_last_call',
+  'test_deploy_hook',
 ];
 
 let team: Team;
