@@ -83,7 +83,7 @@ function AutomationsContent() {
           You can view automations. Editors and up can create and change them.
         </StatusMessage>
       ) : null}
-      <Card title="Automations" actions={canWrite ? <NewAutomation /> : null} flush>
+      <Card title="All automations" actions={canWrite ? <NewAutomation /> : null} flush>
         {body}
       </Card>
     </div>
