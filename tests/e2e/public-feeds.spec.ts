@@ -1,0 +1,61 @@
+// Feeds, sitemap and issue pages as the static export serves them (issue 22), read with JavaScript
+// off so only the exported HTML counts: the archive links its RSS and Atom feeds, both resolve and
+// parse, sitemap.xml and robots.txt are served, and every issue the build pre-rendered has its own
+// <title> and og:title.
+import { expect, test } from '@playwright/test';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@' });
+
+test('the archive links feeds that parse; the sitemap and issue pages are in the export', async ({
+  browser,
+  request,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/archive/');
+  const alternates = await page
+    .locator('head link[rel="alternate"]')
+    .evaluateAll((links) => links.map((l) => [l.getAttribute('type'), l.getAttribute('href')]));
+  expect(alternates).toEqual([
+    ['application/rss+xml', '/feed.xml'],
+    ['application/atom+xml', '/atom.xml'],
+  ]);
+
+  const rss = await request.get('/feed.xml');
+  expect(rss.status()).toBe(200);
+  const rssText = await rss.text();
+  expect(XMLValidator.validate(rssText)).toBe(true);
+  expect(parser.parse(rssText).rss['@version']).toBe('2.0');
+  const atom = await request.get('/atom.xml');
+  expect(atom.status()).toBe(200);
+  const atomText = await atom.text();
+  expect(XMLValidator.validate(atomText)).toBe(true);
+  expect(parser.parse(atomText).feed['@xmlns']).toBe('http://www.w3.org/2005/Atom');
+
+  const sitemap = await request.get('/sitemap.xml');
+  expect(sitemap.status()).toBe(200);
+  const locs = [new XMLParser().parse(await sitemap.text()).urlset.url]
+    .flat()
+    .map((u: { loc: string }) => new URL(u.loc).pathname);
+  expect(locs).toEqual(expect.arrayContaining(['/', '/archive/']));
+  expect(await (await request.get('/robots.txt')).text()).toMatch(/^Sitemap: .*\/sitemap\.xml$/m);
+
+  // Every issue of the build: its own page with its own title and card in the static HTML, and
+  // in the feed and sitemap under that address.
+  const built = (await (await request.get('/archive/prerendered.json')).json()) as {
+    slugs: string[];
+  };
+  expect(Array.isArray(built.slugs)).toBe(true);
+  for (const slug of built.slugs) {
+    await page.goto(`/archive/${slug}/`);
+    const ogTitle = await page.locator('meta[property="og:title"]').getAttribute('content');
+    expect(ogTitle).toBeTruthy();
+    await expect(page).toHaveTitle(
+      new RegExp(`^${ogTitle!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
+    await expect(page.locator('h1')).toHaveText(ogTitle!);
+    expect(locs).toContain(`/archive/${slug}/`);
+  }
+  await context.close();
+});
