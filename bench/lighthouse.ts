@@ -2,7 +2,7 @@
 // --emulator`) served statically against a seeded in-memory emulator, audited by the pinned
 // Lighthouse (package.json) in Chromium (CHROME_PATH, default /usr/bin/chromium) with its mobile
 // preset and simulated throttling, five runs per page, medians reported. Writes the scores, the
-// machine's benchmarkIndex and every page's first-load JS to bench/results/lighthouse-detail.json.
+// machine's benchmarkIndex and every page's first-load JS to bench/results/lighthouse/detail.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -273,10 +273,11 @@ export const lighthouseBench: Benchmark = {
           `first-load JS ${((s.firstLoadJsGzipBytes ?? 0) / 1000).toFixed(1)} KB`,
       };
     });
-    const dir = new URL('./results/', import.meta.url);
+    // A folder of its own: the README's results table reads every JSON file in results/ itself.
+    const dir = new URL('./results/lighthouse/', import.meta.url);
     await mkdir(dir, { recursive: true });
     await writeFile(
-      new URL('lighthouse-detail.json', dir),
+      new URL('detail.json', dir),
       JSON.stringify(
         {
           lighthouse: JSON.parse(readFileSync('node_modules/lighthouse/package.json', 'utf8'))
@@ -297,7 +298,7 @@ export const lighthouseBench: Benchmark = {
       comparisons: [],
       goals,
       notes: [
-        'Medians of each page’s runs; scores 0–100; full runs in lighthouse-detail.json.',
+        'Medians of each page’s runs; scores 0–100; full runs in bench/results/lighthouse/detail.json.',
         `benchmarkIndex (median over all runs): ${median(Object.values(summary).map((s) => s.benchmarkIndex))}`,
         'Admin pages run signed in as an owner (session placed in localStorage, storage not reset).',
       ],
