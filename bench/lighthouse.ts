@@ -119,7 +119,8 @@ function serveOut(): Promise<ChildProcess> {
   const child = spawn(
     'npx',
     ['tsx', 'scripts/serve-static.ts', '--dir', 'out', '--port', String(SITE_PORT)],
-    { stdio: 'ignore' },
+    // Its own process group: npx starts tsx, which starts node; stopping the group stops them all.
+    { stdio: 'ignore', detached: true },
   );
   return new Promise((resolve, reject) => {
     const started = Date.now();
@@ -218,7 +219,7 @@ export const lighthouseBench: Benchmark = {
       }
     } finally {
       await chrome.kill();
-      server.kill();
+      if (server.pid) process.kill(-server.pid, 'SIGTERM');
       await emulator.stop();
     }
 
