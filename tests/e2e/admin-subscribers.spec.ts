@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { createTeamUser, insertRows, signInWithPassword, uniqueEmail } from './team';
+import { createTeamUser, insertRows, mailsFor, signInWithPassword, uniqueEmail } from './team';
+import { sql } from './browser-client';
 import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 /** 60 subscribers of this test only (their addresses share `tag`), one a minute apart. */
@@ -282,4 +283,51 @@ test('a viewer reads subscribers but is offered no write controls', async ({ pag
     path: 'test-results/admin-subscriber-viewer-dark-1280.png',
     fullPage: true,
   });
+});
+
+test('an admin resends the confirmation to one pending subscriber, then to those pending for 2 days', async ({
+  page,
+}) => {
+  test.slow();
+  const tag = randomUUID().slice(0, 8);
+  const [fresh, stale] = await insertRows<{ id: string; email: string }>('subscribers', [
+    { email: `fresh-${tag}@example.com`, name: 'Fresh' },
+    { email: `stale-${tag}@example.com`, name: 'Stale' },
+  ]);
+  const { rows: lists } = await sql(`select id from public.lists where slug = 'newsletter'`);
+  const newsletter = lists[0] as { id: string };
+  await insertRows('subscriptions', [
+    { subscriber_id: fresh!.id, list_id: newsletter.id, status: 'pending' },
+    {
+      subscriber_id: stale!.id,
+      list_id: newsletter.id,
+      status: 'pending',
+      created_at: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+    },
+  ]);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, `/admin/subscribers/view/?id=${fresh!.id}`);
+  await page.getByRole('button', { name: 'Resend confirmation' }).click();
+  await expect(page.getByText('Confirmation email sent to 1 subscriber.')).toBeVisible();
+  await expect
+    .poll(async () => (await mailsFor(fresh!.email)).map((m) => m.subject))
+    .toEqual([expect.stringMatching(/^Confirm your subscription to /)]);
+  expect((await mailsFor(fresh!.email))[0]!.text).toMatch(/\/confirm\/\?token=/);
+  await screenshotsAtBothWidths(page, 'subscriber-resend');
+
+  await page.goto('/admin/subscribers/');
+  await page.getByLabel('Search').fill(tag);
+  await page.getByLabel(`Select ${fresh!.email}`).check();
+  await page.getByLabel(`Select ${stale!.email}`).check();
+  await page.getByRole('button', { name: 'Resend confirmation' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toHaveAccessibleName('Resend the confirmation email to 2 subscribers?');
+  await dialog.getByLabel('Pending for at least (days)').fill('2');
+  await expect(dialog).toHaveAccessibleName('Resend the confirmation email to 1 subscriber?');
+  await expectNoAxeViolations(page, 'resend dialog');
+  await screenshotsAtBothWidths(page, 'subscribers-resend-dialog');
+  await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+  await expect(dialog.getByText('Confirmation email sent to 1 subscriber.')).toBeVisible();
+  await expect.poll(async () => (await mailsFor(stale!.email)).length).toBe(1);
+  expect(await mailsFor(fresh!.email)).toHaveLength(1);
 });

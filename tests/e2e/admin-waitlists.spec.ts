@@ -115,3 +115,39 @@ test('a viewer reads the line but has no Let in', async ({ page }) => {
   await expect(page.getByRole('button', { name: /Let in/ })).toHaveCount(0);
   await expect(page.getByRole('checkbox')).toHaveCount(0);
 });
+
+test('an admin adds a reward milestone and a reader sees it on their waitlist page', async ({
+  page,
+  browser,
+}) => {
+  test.slow();
+  const { wl, people } = await arrange(1);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, `/admin/waitlists/?list=${wl.slug}`);
+  const card = page.getByRole('region', { name: 'Rewards for referrals' });
+  await expect(card.getByText('No rewards yet.')).toBeVisible();
+  await card.getByLabel('At referrals', { exact: true }).fill('1');
+  await card.getByLabel('Reward', { exact: true }).fill('Stickers in the mail');
+  await card.getByRole('button', { name: 'Add reward' }).click();
+  await expect(card.getByRole('list', { name: 'Reward milestones' })).toContainText(
+    'At 1 referral: Stickers in the mail',
+  );
+  // The same number twice is refused in words, and what was typed stays.
+  await card.getByLabel('Reward', { exact: true }).fill('Again');
+  await card.getByRole('button', { name: 'Add reward' }).click();
+  await expect(
+    card.getByText('There is already a reward at that number of referrals.'),
+  ).toBeVisible();
+  await expect(card.getByLabel('Reward', { exact: true })).toHaveValue('Again');
+  await screenshotsAtBothWidths(page, 'waitlist-rewards');
+
+  const reader = await browser.newPage();
+  await reader.goto(`/waitlist/?code=${people[0]!.referral_code}`);
+  const rewards = reader.getByTestId('waitlist-rewards');
+  await expect(rewards).toContainText(
+    'Next at 1 referral: Stickers in the mail (1 more friend to go)',
+  );
+  await expectNoAxeViolations(reader, 'waitlist page with rewards');
+  await screenshotsAtBothWidths(reader, 'waitlist-rewards', 'public');
+  await reader.close();
+});
