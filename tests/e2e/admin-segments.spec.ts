@@ -54,9 +54,9 @@ test('an admin tags subscribers and builds a segment with a live count', async (
     .filter({ has: page.getByRole('heading', { name: 'Matching now' }) });
   await expect(matching.getByText('1 subscriber', { exact: true })).toBeVisible();
   await expect(matching.getByRole('link', { name: first.email })).toBeVisible();
-  await page.getByLabel('Match').selectOption('any');
+  await page.getByLabel('Match', { exact: true }).selectOption('any');
   await expect(matching.getByText(/^\d[\d,]* subscribers/)).toBeVisible();
-  await page.getByLabel('Match').selectOption('all');
+  await page.getByLabel('Match', { exact: true }).selectOption('all');
   await expect(matching.getByText('1 subscriber', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Save segment' }).click();
   await expect(page.getByText('Segment saved.')).toBeVisible();
