@@ -86,7 +86,7 @@ function EditorContent({ id }: { id: string }) {
       ) : null}
       <Card title={a.name}>
         <AutomationSettings
-          key={a.updated_at}
+          key={a.id}
           automation={a}
           editable={editable}
           canRun={can('send-campaigns')}
