@@ -1,9 +1,9 @@
 // Signups per day as an SVG bar chart, with a text summary for screen readers and the same
 // numbers as a table one click away.
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { bars, localDay, niceMax, ticks } from '../../lib/admin/chart';
 import type { DaySignups } from '../../lib/admin/use-dashboard';
-import { tableStyles } from '../ui';
+import { LoadingState, tableStyles } from '../ui';
 import styles from './SignupChart.module.css';
 
 const DEFAULT_WIDTH = 720;
@@ -26,13 +26,18 @@ export function chartSummary(days: DaySignups[]): string {
   return `${total} signup${total === 1 ? '' : 's'} between ${first} and ${last}; the busiest day was ${LONG.format(localDay(busiest.day))} with ${busiest.signups}.`;
 }
 
+// Measured before the first paint in the browser (the static export renders on the server too,
+// where a layout effect would only warn), so a phone never sees the desktop height first.
+const useBeforePaint = typeof window === 'undefined' ? useEffect : useLayoutEffect;
+
 /** The element's width in CSS pixels, so the chart draws at 1:1 and its labels keep their size. */
 function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] {
   const ref = useRef<T>(null);
   const [width, setWidth] = useState(DEFAULT_WIDTH);
-  useEffect(() => {
+  useBeforePaint(() => {
     const el = ref.current;
     if (!el) return;
+    setWidth(Math.max(240, Math.round(el.getBoundingClientRect().width)));
     const observer = new ResizeObserver(([entry]) => {
       if (entry) setWidth(Math.max(240, Math.round(entry.contentRect.width)));
     });
@@ -42,11 +47,32 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
   return [ref, width];
 }
 
+/** The chart's drawing height for its width: shorter on phones. */
+const chartHeight = (width: number) => (width < 480 ? 180 : 220);
+
+/**
+ * What the chart's card shows while the numbers load: the chart's own height and the line of its
+ * table toggle, so the loaded chart takes exactly this space and nothing around it moves.
+ */
+export function SignupChartPlaceholder({ label }: { label: string }) {
+  const [wrapRef, width] = useWidth<HTMLDivElement>();
+  return (
+    <div className={styles.wrap}>
+      <div ref={wrapRef} className={styles.placeholder} style={{ height: chartHeight(width) }}>
+        <LoadingState label={label} />
+      </div>
+      <p className={styles.placeholderToggle} aria-hidden="true">
+        Show as a table
+      </p>
+    </div>
+  );
+}
+
 export function SignupChart({ days }: { days: DaySignups[] }) {
   const titleId = useId();
   const descId = useId();
   const [wrapRef, WIDTH] = useWidth<HTMLDivElement>();
-  const HEIGHT = WIDTH < 480 ? 180 : 220;
+  const HEIGHT = chartHeight(WIDTH);
   const plotW = WIDTH - PAD.left - PAD.right;
   const plotH = HEIGHT - PAD.top - PAD.bottom;
   const top = niceMax(Math.max(0, ...days.map((d) => d.signups)));

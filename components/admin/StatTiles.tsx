@@ -4,7 +4,8 @@ import { formatCount } from '../../lib/admin/format';
 
 export interface Stat {
   label: string;
-  value: number;
+  /** null while loading: the tile keeps its final size and shows a dash. */
+  value: number | null;
   hint?: string;
   tone?: 'brand' | 'success' | 'warning' | 'danger' | 'neutral';
 }
@@ -15,7 +16,14 @@ export function StatTiles({ stats, label }: { stats: Stat[]; label: string }) {
       {stats.map((s) => (
         <div key={s.label} className={`${styles.tile} ${styles[s.tone ?? 'neutral']}`}>
           <dt className={styles.label}>{s.label}</dt>
-          <dd className={styles.value}>{formatCount(s.value)}</dd>
+          {s.value === null ? (
+            <dd className={`${styles.value} ${styles.pending}`}>
+              <span aria-hidden="true">—</span>
+              <span className="visually-hidden">Loading</span>
+            </dd>
+          ) : (
+            <dd className={styles.value}>{formatCount(s.value)}</dd>
+          )}
           {s.hint ? <dd className={styles.hint}>{s.hint}</dd> : null}
         </div>
       ))}
