@@ -131,7 +131,9 @@ test('no layout shift while /, the public pages and an issue load', async ({ pag
 
 // The dashboard's tiles and chart keep their final size while loading (they pushed the chart down by
 // 0.17 at 1280 px and 0.61 at 390 px before).
-test('no layout shift while /admin/ loads, at desktop and phone width', async ({ page }) => {
+test('no layout shift while /admin/ and /admin/settings/ load, at desktop and phone width', async ({
+  page,
+}) => {
   await recordShifts(page);
   const owner = await createTeamUser('owner');
   await signInWithPassword(page, owner, '/admin/');
@@ -142,6 +144,9 @@ test('no layout shift while /admin/ loads, at desktop and phone width', async ({
     await page.setViewportSize({ width, height });
     await expectSteady(page, '/admin/', (p) =>
       expect(p.getByRole('heading', { name: 'Signups, last 30 days' })).toBeVisible(),
+    );
+    await expectSteady(page, '/admin/settings/', (p) =>
+      expect(p.getByRole('heading', { name: 'Team' })).toBeVisible(),
     );
   }
 });

@@ -22,7 +22,13 @@ function SettingsView() {
       />
     );
   } else if (!settings.data) {
-    form = <LoadingState label="Loading settings…" />;
+    // Alone while loading: the cards below appear where they stay, not above a form that would
+    // push them down (issue 22: no layout shift).
+    return (
+      <div className={styles.page}>
+        <LoadingState label="Loading settings…" />
+      </div>
+    );
   } else {
     // The form copies the row once and keeps what the owner types, even when SWR revalidates.
     form = <SettingsForm settings={settings.data} editable={can('manage-settings')} />;
