@@ -149,6 +149,38 @@ describe('duplicate_campaign', () => {
     expect(lists.map((l) => l.list_id)).toEqual([await listId(slug)]);
   });
 
+  it('copies the segments the campaign includes and leaves out, as an editor', async () => {
+    const source = await draftWith([]);
+    const segments = await sql<{ id: string; name: string }>(
+      emu,
+      `insert into public.segments (name, rules)
+       values ('Dup keep ' || gen_random_uuid(), '{"match":"all","rules":[]}'),
+              ('Dup skip ' || gen_random_uuid(), '{"match":"all","rules":[]}')
+       returning id, name`,
+    );
+    const [keep, skip] = [
+      segments.find((s) => s.name.startsWith('Dup keep'))!,
+      segments.find((s) => s.name.startsWith('Dup skip'))!,
+    ];
+    await sql(
+      emu,
+      `insert into public.campaign_segments (campaign_id, segment_id, mode)
+       values ($1, $2, 'include'), ($1, $3, 'exclude')`,
+      [source.id, keep.id, skip.id],
+    );
+    const copy = await duplicateCampaign(as.editor, source.id);
+    expect(copy.ok).toBe(true);
+    const copied = await sql<{ segment_id: string; mode: string }>(
+      emu,
+      `select segment_id, mode from public.campaign_segments where campaign_id = $1 order by mode desc`,
+      [copy.ok ? copy.id : ''],
+    );
+    expect(copied).toEqual([
+      { segment_id: keep.id, mode: 'include' },
+      { segment_id: skip.id, mode: 'exclude' },
+    ]);
+  });
+
   it('keeps a long name within 200 characters', async () => {
     const long = await draftWith([]);
     await as.editor
