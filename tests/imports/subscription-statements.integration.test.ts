@@ -69,6 +69,8 @@ describe('subscription changes applied per statement', () => {
       from: null,
       to: 'confirmed',
       source: 'system',
+      // Who made the change (issue 23): nobody signed in for a statement run as the database.
+      actor: null,
     });
 
     // One statement: a unsubscribes, b confirms; an unchanged status writes nothing.
