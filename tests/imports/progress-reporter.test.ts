@@ -74,4 +74,30 @@ describe('progressReporter', () => {
       'the broadcast endpoint answered 503',
     ]);
   });
+
+  it('settles once the reports sent so far are delivered or have failed', async () => {
+    let deliver: () => void = () => {};
+    const { report } = harness((rows) =>
+      rows === 1
+        ? new Promise<void>((resolve) => (deliver = resolve))
+        : Promise.reject(new Error('x')),
+    );
+    report(1);
+    let settled = false;
+    const waiting = report.settle(10_000).then(() => (settled = true));
+    await settle();
+    expect(settled).toBe(false);
+    deliver();
+    await waiting;
+    expect(settled).toBe(true);
+  });
+
+  it('settles after its time limit when a report hangs, and at once with nothing sent', async () => {
+    const { report } = harness(() => new Promise<void>(() => {}));
+    const started = Date.now();
+    await report.settle(0);
+    report(1);
+    await report.settle(20);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(15);
+  });
 });

@@ -3,7 +3,7 @@
 // listens on. The payload is a row count and nothing else, so a public topic is enough.
 import { exportProgressTopic } from '../../../lib/export-progress-topic.ts';
 import { env } from './env.ts';
-import { progressReporter } from './throttle.ts';
+import { progressReporter, type ProgressReporter } from './throttle.ts';
 
 /** At most this often: a 1,000,000-row export writes a page of 5,000 rows every 20-150 ms. */
 const INTERVAL_MS = 500;
@@ -27,8 +27,8 @@ async function broadcast(id: string, rows: number): Promise<void> {
  * then at most one per interval; a failed send (refused, or answered with an error status) is
  * logged once and never fails the export.
  */
-export function exportProgress(id: string | null): (rows: number) => void {
-  if (!id) return () => {};
+export function exportProgress(id: string | null): ProgressReporter<number> {
+  if (!id) return Object.assign(() => {}, { settle: () => Promise.resolve() });
   return progressReporter({
     send: (rows: number) => broadcast(id, rows),
     warn: (error) => console.warn('export progress could not be broadcast', error),

@@ -29,9 +29,20 @@ export interface ProgressReporterOptions<T> {
   now?: () => number;
 }
 
+/** Reports a value (throttled, never throwing); `settle` waits for the reports already sent. */
+export interface ProgressReporter<T> {
+  (value: T): void;
+  /**
+   * Resolves once every report sent so far has been delivered or has failed, or after `maxMs`,
+   * whichever is first: the work answers after its last progress report, not before it.
+   */
+  settle(maxMs: number): Promise<void>;
+}
+
 /** The first value goes at once, then at most one per interval; failures are warned about once. */
-export function progressReporter<T>(options: ProgressReporterOptions<T>): (value: T) => void {
+export function progressReporter<T>(options: ProgressReporterOptions<T>): ProgressReporter<T> {
   let warned = false;
+  const inFlight = new Set<Promise<void>>();
   const report = (value: T) => {
     let sending: Promise<void>;
     try {
@@ -39,10 +50,23 @@ export function progressReporter<T>(options: ProgressReporterOptions<T>): (value
     } catch (error) {
       sending = Promise.reject(error);
     }
-    sending.catch((error: unknown) => {
-      if (!warned) options.warn(error);
-      warned = true;
-    });
+    const done = sending.then(
+      () => {},
+      (error: unknown) => {
+        if (!warned) options.warn(error);
+        warned = true;
+      },
+    );
+    inFlight.add(done);
+    void done.then(() => inFlight.delete(done));
   };
-  return throttled(options.intervalMs, report, options.now);
+  const reporter = throttled(options.intervalMs, report, options.now) as ProgressReporter<T>;
+  reporter.settle = async (maxMs: number) => {
+    if (inFlight.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)));
+    await Promise.race([Promise.all([...inFlight]), timeout]);
+    clearTimeout(timer);
+  };
+  return reporter;
 }

@@ -28,7 +28,10 @@ serve(['POST'], async (req) => {
   const seconds = Number(Deno.env.get('POSTBOX_EXPORT_URL_SECONDS') ?? 3600);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const path = `${caller.id}/subscribers-${stamp}-${crypto.randomUUID().slice(0, 8)}.csv`;
-  const rows = await writeExport(path, rules, { token }, exportProgress(progress));
+  const report = exportProgress(progress);
+  const rows = await writeExport(path, rules, { token }, report);
+  // The page hears the pages' progress before the answer that ends the export (at most 2 s more).
+  await report.settle(2000);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new AppError('internal');
   const url = await signedExportUrl(path, seconds);
   return json({ url, rows, path, expires_in: seconds });
