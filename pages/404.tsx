@@ -3,7 +3,6 @@ import Link from 'next/link';
 import { ArrowLeft } from 'lucide-react';
 import SiteLayout from '../components/SiteLayout';
 import styles from '../styles/Home.module.css';
-import { identityStaticProps } from '../lib/build/public-props';
 
 export default function NotFound() {
   return (
@@ -21,5 +20,5 @@ export default function NotFound() {
   );
 }
 
-// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
-export const getStaticProps = identityStaticProps;
+// No getStaticProps here: with `trailingSlash` a 404 page that has it is exported as
+// 404/index.html, and static hosts (and scripts/serve-static.ts) serve 404.html for misses.

@@ -41,7 +41,9 @@ test('a merge tag typed in the editor shows in the preview; errors and unknown t
   await expect(preview.getByText('Hi Ada, from')).toBeVisible();
   // The footer is part of what subscribers get, so the preview shows it.
   await expect(preview.getByRole('link', { name: 'Unsubscribe' })).toBeVisible();
-  await expect(preview.getByRole('link', { name: 'View in browser' })).toBeVisible();
+  // The branded layout links the web version above the email and again in its footer.
+  await expect(preview.getByRole('link', { name: 'View in browser' })).toHaveCount(2);
+  await expect(preview.getByRole('link', { name: 'View in browser' }).last()).toBeVisible();
   await shots(page, 'campaign-merge-tags');
 
   await page.getByRole('button', { name: 'Phone' }).click();
