@@ -141,7 +141,9 @@ test('an admin adds a reward milestone and a reader sees it on their waitlist pa
   await expect(card.getByLabel('Reward', { exact: true })).toHaveValue('Again');
   await screenshotsAtBothWidths(page, 'waitlist-rewards');
 
-  const reader = await browser.newPage();
+  // A context of its own (axe needs a page of a browser.newContext()), so the reader is not signed in.
+  const readerContext = await browser.newContext();
+  const reader = await readerContext.newPage();
   await reader.goto(`/waitlist/?code=${people[0]!.referral_code}`);
   const rewards = reader.getByTestId('waitlist-rewards');
   await expect(rewards).toContainText(
@@ -149,5 +151,5 @@ test('an admin adds a reward milestone and a reader sees it on their waitlist pa
   );
   await expectNoAxeViolations(reader, 'waitlist page with rewards');
   await screenshotsAtBothWidths(reader, 'waitlist-rewards', 'public');
-  await reader.close();
+  await readerContext.close();
 });
