@@ -108,9 +108,13 @@ export function createDbConfigStore(
   let closed = false;
   let stopListening: (() => Promise<void>) | null = null;
 
+  // Two notifications close together start two reads, and on a pooled server the earlier read
+  // can answer last: only the latest read started may set the config, or a stale one would win.
+  let started = 0;
   const reload = async () => {
+    const mine = ++started;
     const { rows } = await db.query<{ key: string; value: string }>(READ_SQL);
-    config = applyDbSettings(base, rows, log);
+    if (mine === started) config = applyDbSettings(base, rows, log);
   };
   const first = reload().catch((err: unknown) => {
     if (!closed) log(`[rest] cannot read in-database config: ${(err as Error).message}`);
