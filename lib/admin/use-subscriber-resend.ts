@@ -13,8 +13,13 @@ import {
 } from './subscriber-resend';
 
 const POLL_MS = 1000;
+/**
+ * SWR asks for the interval when the key is set, before the first answer (undefined), and then
+ * after each answer. A stable function that said 0 for "no answer yet" never polled at all: the
+ * page stayed at "0 of 1 sent" while the send finished.
+ */
 const polling = (send: ConfirmationSend | null | undefined) =>
-  send && send.status !== 'done' ? POLL_MS : 0;
+  send === undefined || (send !== null && send.status !== 'done') ? POLL_MS : 0;
 
 /** The send `id`, re-read every second until it is done (null: none yet). */
 export function useConfirmationSend(id: string | null) {
