@@ -36,6 +36,33 @@ export function useAudienceCount(listIds: string[], segments: AudienceSegment[] 
   );
 }
 
+/** A count as the editor shows it: the number, or none yet, and whether it is being read again. */
+export interface AudienceCountState {
+  data?: number | null;
+  error?: Error;
+  isValidating: boolean;
+}
+
+/**
+ * The number a send of this draft goes to, as the send confirmation names it: the lists' count
+ * (`listCount`) while the draft has no segments, the lists-plus-segments count once it has some,
+ * and "not known yet" while its segments are still being read.
+ */
+export function useSendCount(
+  campaignId: string | null,
+  listIds: string[],
+  listCount: AudienceCountState,
+): AudienceCountState {
+  const chosen = useCampaignSegments(campaignId);
+  const audience = useAudienceCount(listIds, chosen.data ?? undefined);
+  if (!campaignId || listIds.length === 0) return listCount;
+  if (chosen.data === undefined) {
+    return chosen.error ? { error: chosen.error, isValidating: false } : { isValidating: true };
+  }
+  if (chosen.data === null || chosen.data.length === 0) return listCount;
+  return { data: audience.data, error: audience.error, isValidating: audience.isValidating };
+}
+
 export function useSetCampaignSegment(campaignId: string | null, onDone: () => unknown) {
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<QueryError | null>(null);

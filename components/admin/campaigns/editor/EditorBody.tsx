@@ -7,6 +7,7 @@ import { BarChart3 } from 'lucide-react';
 import Link from 'next/link';
 import { useEffect } from 'react';
 import type { CampaignRow } from '../../../../lib/admin/campaign-editor-form';
+import { useSendCount } from '../../../../lib/admin/campaign-audience-use';
 import { useCampaignDraft } from '../../../../lib/admin/use-campaign-editor-draft';
 import { useRecipientCount } from '../../../../lib/admin/use-recipient-count';
 import type { CampaignForm } from '../../../../lib/admin/campaign-editor-form';
@@ -54,6 +55,9 @@ export function EditorBody({
   });
   const { save } = draft;
   const count = useRecipientCount(draft.listIds);
+  // Who a send goes to, shown above the segments and named by the send confirmation: with
+  // segments, fewer than the lists hold.
+  const sendCount = useSendCount(draft.id, draft.listIds, count);
   // Until a send starts the recipients follow the lists; from then on they are fixed.
   const live = isDraft || campaign.status === 'scheduled';
 
@@ -160,7 +164,7 @@ export function EditorBody({
             readOnly={!editable || isPaused}
             error={draft.errors.lists}
             fixedRecipients={live ? null : campaign.recipients}
-            count={count}
+            count={sendCount}
           />
           <AudienceSegments
             campaignId={draft.id}
@@ -168,7 +172,7 @@ export function EditorBody({
             readOnly={!editable || isPaused}
           />
         </Card>
-        <SendPanel campaign={campaign} draft={draft} count={count} />
+        <SendPanel campaign={campaign} draft={draft} count={sendCount} />
       </div>
     </div>
   );
