@@ -24,3 +24,24 @@ test('at 390 px the current section is in view and the row shows it scrolls', as
     await expect(nav).toHaveAttribute('data-more-start', 'true');
   }
 });
+
+test('on a laptop and a tablet every section shows without scrolling the row', async ({ page }) => {
+  const owner = await createTeamUser('owner');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signInWithPassword(page, owner, '/admin/settings/');
+  const nav = page.getByRole('navigation', { name: 'Admin' });
+  for (const width of [1280, 1024, 1600]) {
+    await page.setViewportSize({ width, height: 800 });
+    const links = nav.getByRole('link');
+    await expect(links).toHaveCount(8);
+    for (const link of await links.all()) {
+      await expect
+        .poll(() => inside(link, nav), { message: `${await link.textContent()} at ${width} px` })
+        .toBe(true);
+    }
+    await expect(nav).not.toHaveAttribute('data-more-end', /.*/);
+    await expect(nav).not.toHaveAttribute('data-more-start', /.*/);
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: 'test-results/admin-nav-1280.png' });
+});
