@@ -1574,6 +1574,7 @@ export type Database = {
           p_target: string
           p_top?: number
           p_subscribers?: string[]
+          p_access_email?: boolean
         }
         Returns: Json
       }

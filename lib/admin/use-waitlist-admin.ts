@@ -82,21 +82,25 @@ export function useLetIn() {
       listId: string,
       targetId: string,
       who: LetInWho,
-    ): Promise<{ ok: true; count: number } | { ok: false; message: string }> => {
+      accessEmail = false,
+    ): Promise<
+      { ok: true; count: number; campaignId: string | null } | { ok: false; message: string }
+    > => {
       setPending(true);
       try {
         const res = await supabase.rpc('let_in_from_waitlist', {
           p_list: listId,
           p_target: targetId,
           ...('top' in who ? { p_top: who.top } : { p_subscribers: who.subscribers }),
+          p_access_email: accessEmail,
         });
         if (res.error) return { ok: false, message: toQueryError(res.error, res.status).message };
-        const data = res.data as { let_in?: number } | null;
+        const data = res.data as { let_in?: number; campaign_id?: string | null } | null;
         await Promise.all([
           mutate((key) => typeof key === 'string' && key.startsWith('admin/waitlists')),
           revalidateLists().catch(() => undefined),
         ]);
-        return { ok: true, count: data?.let_in ?? 0 };
+        return { ok: true, count: data?.let_in ?? 0, campaignId: data?.campaign_id ?? null };
       } finally {
         setPending(false);
       }

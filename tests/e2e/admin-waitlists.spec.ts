@@ -1,10 +1,11 @@
 // /admin/waitlists/ in Chromium against the e2e emulator (issue 23): a waitlist of this test only,
 // ranked as the public page ranks it; a search; an admin lets the top 2 in to another list and the
-// others' places move up live, also on an open public place page; a viewer reads but cannot let in.
+// others' places move up live, also on an open public place page; one more is let in with an access
+// email, drafted to exactly them and sent; a viewer reads but cannot let in.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { sql } from './browser-client';
-import { createTeamUser, insertRows, signInWithPassword } from './team';
+import { createTeamUser, insertRows, mailsFor, signInWithPassword } from './team';
 import { expectNoAxeViolations, screenshotsAtBothWidths } from './page-checks';
 
 interface Person {
@@ -55,7 +56,7 @@ async function arrange(n: number) {
   return { wl: wl!, target: target!, people };
 }
 
-test('an admin sees the line in rank order, searches, and lets the top 2 in; places move live', async ({
+test('an admin sees the line in rank order, lets the top 2 in (places move live), then one more with an access email', async ({
   page,
   browser,
 }) => {
@@ -85,6 +86,8 @@ test('an admin sees the line in rank order, searches, and lets the top 2 in; pla
   await dialog.getByLabel('How many from the top of the line').fill('2');
   await dialog.getByLabel('Move them to').selectOption({ label: target.name });
   await expect(dialog).toContainText(`leave ${wl.name}`);
+  await expect(dialog).toContainText(`${target.name}'s welcome is not sent`);
+  await dialog.getByLabel('Write them an access email').uncheck();
   await expect(dialog).toContainText('No email is sent');
   await expectNoAxeViolations(page, 'let in dialog');
   await screenshotsAtBothWidths(page, 'waitlists-let-in');
@@ -102,7 +105,29 @@ test('an admin sees the line in rank order, searches, and lets the top 2 in; pla
   await page.getByRole('checkbox', { name: `Select ${people[3]!.email}` }).check();
   await page.getByRole('button', { name: 'Let in 1 selected' }).click();
   await expect(dialog).toContainText('The person you selected is let in.');
+  // This time with the access email: its draft opens in the editor, narrowed to that one person.
+  await dialog.getByLabel('Write them an access email').check();
   await dialog.getByRole('button', { name: 'Let in', exact: true }).click();
+  await expect(page).toHaveURL(/\/admin\/campaigns\/edit\/\?id=[0-9a-f-]{36}&let_in=1$/);
+  await expect(page.getByText('1 person was let in. This is their access email')).toBeVisible();
+  await expect(page.getByLabel('Subject')).toHaveValue("You're in: {{ site.name }}");
+  await expect(page.getByTestId('recipient-count')).toHaveText('1 recipient');
+  await expectNoAxeViolations(page, 'access email draft', {
+    exclude: ['[data-testid="campaign-preview"]'],
+  });
+  await screenshotsAtBothWidths(page, 'waitlists-access-email');
+  await page.getByRole('button', { name: 'Send now' }).click();
+  await page
+    .getByRole('dialog', { name: 'Send this campaign now?' })
+    .getByRole('button', { name: 'Send to 1' })
+    .click();
+  await expect
+    .poll(async () => (await mailsFor(people[3]!.email)).map((m) => m.subject), { timeout: 30_000 })
+    .toEqual([expect.stringMatching(/^You're in: \S/)]);
+  // The others let in earlier got nothing: they were let in without it.
+  expect(await mailsFor(people[0]!.email)).toHaveLength(0);
+
+  await page.goto(`/admin/waitlists/?list=${wl.slug}`);
   await expect(places).toHaveText(['#1']);
 });
 

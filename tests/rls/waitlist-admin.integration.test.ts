@@ -1,7 +1,8 @@
 // The waitlist admin (issue 23) with supabase-js and real tokens: every member reads a waitlist in
 // rank order with a search; only admins and owners let people in; the top N (or the chosen) leave
 // the waitlist and are confirmed on the target list, the others move up, and the public
-// `waitlist:<slug>` topic announces it.
+// `waitlist:<slug>` topic announces it; with the access email they are tagged and a draft narrowed
+// to exactly them is made.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTeam, startIsolatedEmulator, uniqueEmail, type Team } from './team-kit';
 
@@ -82,7 +83,7 @@ describe('let_in_from_waitlist', () => {
 
     const res = await letIn('admin', { p_top: 2 });
     expect(res.error).toBeNull();
-    expect(res.data).toEqual({ let_in: 2 });
+    expect(res.data).toEqual({ let_in: 2, campaign_id: null });
     expect(await heard).toMatchObject({ list: 'early-access' });
 
     const after = (await ranking('owner')).data!;
@@ -106,9 +107,76 @@ describe('let_in_from_waitlist', () => {
     const before = (await ranking('owner')).data!;
     const chosen = before[before.length - 1]!;
     const res = await letIn('owner', { p_subscribers: [chosen.subscriber_id] });
-    expect(res.data).toEqual({ let_in: 1 });
+    expect(res.data).toEqual({ let_in: 1, campaign_id: null });
     const after = (await ranking('owner')).data!;
     expect(after.map((r) => r.email)).toEqual(before.slice(0, -1).map((r) => r.email));
+  });
+
+  it('with the access email: the people let in are tagged and a draft to exactly them waits in the editor', async () => {
+    await join(2, 'access');
+    const before = (await ranking('owner')).data!;
+    const letInIds = before.slice(0, 2).map((r) => r.subscriber_id);
+    const onTarget = async () =>
+      (
+        await team.service
+          .from('subscriptions')
+          .select('subscriber_id', { count: 'exact', head: true })
+          .eq('list_id', target)
+          .eq('status', 'confirmed')
+      ).count!;
+    const targetBefore = await onTarget();
+
+    const res = await letIn('admin', { p_top: 2, p_access_email: true });
+    expect(res.error).toBeNull();
+    const { let_in, campaign_id } = res.data as { let_in: number; campaign_id: string };
+    expect(let_in).toBe(2);
+    // The target list holds others too: the draft's segment narrows it to the two let in.
+    expect(await onTarget()).toBeGreaterThan(2);
+    expect(await onTarget()).toBe(targetBefore + 2);
+
+    const admin = team.client('admin');
+    const campaign = await admin
+      .from('campaigns')
+      .select(
+        'status, subject, body_md, campaign_lists(list_id), campaign_segments(segment_id, mode)',
+      )
+      .eq('id', campaign_id)
+      .single();
+    expect(campaign.data).toMatchObject({
+      status: 'draft',
+      subject: "You're in: {{ site.name }}",
+      campaign_lists: [{ list_id: target }],
+      campaign_segments: [{ mode: 'include' }],
+    });
+    expect(campaign.data!.body_md).toContain('{{ subscriber.name | default: "there" }}');
+    const segmentId = campaign.data!.campaign_segments[0]!.segment_id;
+    const count = await admin.rpc('campaign_audience_count', {
+      p_list_ids: [target],
+      p_include: [segmentId],
+    });
+    expect(count.data).toBe(2);
+
+    const segment = await admin.from('segments').select('name, rules').eq('id', segmentId).single();
+    expect(segment.data!.name).toMatch(
+      /^Let in: Early access waitlist \d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/,
+    );
+    const tagId = (segment.data!.rules as { rules: Array<{ value: string }> }).rules[0]!.value;
+    const tagged = await admin.from('subscriber_tags').select('subscriber_id').eq('tag_id', tagId);
+    expect(tagged.data!.map((t) => t.subscriber_id).sort()).toEqual([...letInIds].sort());
+
+    // A second let-in in the same second gets a tag and segment of its own.
+    await join(1, 'again');
+    const again = await letIn('admin', { p_top: 1, p_access_email: true });
+    expect(again.error).toBeNull();
+    expect((again.data as { campaign_id: string }).campaign_id).not.toBe(campaign_id);
+  });
+
+  it('lets nobody in and drafts nothing when the line is empty of the chosen', async () => {
+    const res = await letIn('admin', {
+      p_subscribers: ['00000000-0000-4000-8000-000000000000'],
+      p_access_email: true,
+    });
+    expect(res.data).toEqual({ let_in: 0, campaign_id: null });
   });
 
   it('refuses more than 10,000, the waitlist itself as target, and neither top nor people', async () => {

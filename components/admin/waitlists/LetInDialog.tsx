@@ -1,11 +1,12 @@
-// The Let in dialog: how many from the top (or the rows chosen), which list they move to, and what
-// happens to them, stated before anything moves.
+// The Let in dialog: how many from the top (or the rows chosen), which list they move to, whether
+// an access email to exactly them is drafted, and what happens to them, stated before anything
+// moves.
 import { DoorOpen } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ListWithCounts } from '../../../lib/admin/lists';
 import { LET_IN_MAX, type LetInWho } from '../../../lib/admin/use-waitlist-admin';
 import { formatCount } from '../../../lib/admin/format';
-import { Button, Dialog, SelectField, StatusMessage, TextField } from '../../ui';
+import { Button, Checkbox, Dialog, SelectField, StatusMessage, TextField } from '../../ui';
 import styles from '../ListEditor.module.css';
 
 export function LetInDialog({
@@ -25,11 +26,12 @@ export function LetInDialog({
   chosen: string[];
   inLine: number;
   busy: boolean;
-  onLetIn: (targetId: string, who: LetInWho) => Promise<string | null>;
+  onLetIn: (targetId: string, who: LetInWho, accessEmail: boolean) => Promise<string | null>;
   onClose: () => void;
 }) {
   const [top, setTop] = useState('10');
   const [target, setTarget] = useState('');
+  const [accessEmail, setAccessEmail] = useState(true);
   const [error, setError] = useState<{ field: 'top' | 'target' | null; message: string } | null>(
     null,
   );
@@ -54,7 +56,7 @@ export function LetInDialog({
       }
       who = { top: n };
     }
-    const failure = await onLetIn(targetId, who);
+    const failure = await onLetIn(targetId, who, accessEmail);
     if (failure) setError({ field: null, message: failure });
   };
 
@@ -96,10 +98,18 @@ export function LetInDialog({
             </option>
           ))}
         </SelectField>
+        <Checkbox
+          label="Write them an access email"
+          hint="Opens a draft to exactly the people let in, ready to edit and send. Nothing is sent until you send it."
+          checked={accessEmail}
+          onChange={(e) => setAccessEmail(e.target.checked)}
+        />
         <StatusMessage tone="info">
           They are subscribed to {targetName}, confirmed, and leave {waitlist.name} (shown as
-          unsubscribed from it in their history). Everyone behind them moves up at once. No email is
-          sent, not even the list&apos;s welcome.
+          unsubscribed from it in their history). Everyone behind them moves up at once.{' '}
+          {accessEmail
+            ? `They are tagged, so the access email reaches only them; ${targetName}'s welcome is not sent.`
+            : `No email is sent, not even ${targetName}'s welcome.`}
         </StatusMessage>
         {error?.field === null ? <StatusMessage tone="error">{error.message}</StatusMessage> : null}
         <p>

@@ -184,9 +184,16 @@ function WaitlistsContent() {
           inLine={data.total}
           busy={pending}
           onClose={() => setLetting(false)}
-          onLetIn={async (targetId, who) => {
-            const outcome = await letIn(current.id, targetId, who);
+          onLetIn={async (targetId, who, accessEmail) => {
+            const outcome = await letIn(current.id, targetId, who, accessEmail);
             if (!outcome.ok) return outcome.message;
+            if (outcome.campaignId) {
+              // The access email is written in the campaign editor, which says who it goes to.
+              await router.push(
+                `/admin/campaigns/edit/?id=${outcome.campaignId}&let_in=${outcome.count}`,
+              );
+              return null;
+            }
             const target = lists.data?.find((l) => l.id === targetId)?.name ?? 'the list';
             setNotice(`${formatCount(outcome.count)} let in to ${target}.`);
             setChosen(new Set());

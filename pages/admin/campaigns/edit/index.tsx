@@ -1,12 +1,15 @@
 // `/admin/campaigns/edit/?id=`: the campaign editor (the id comes from the query string: static
 // export). Without an id it is a new campaign (`?template=` starts from a template), created at
-// its first save; the address then names it without remounting the editor.
+// its first save; the address then names it without remounting the editor. `&let_in=N` comes from
+// the waitlist's Let in, which drafted this access email: the page says so above the editor.
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState } from 'react';
 import AdminLayout from '../../../../components/admin/AdminLayout';
 import { CampaignEditor } from '../../../../components/admin/campaigns/editor/CampaignEditor';
+import editorStyles from '../../../../components/admin/campaigns/editor/Editor.module.css';
 import { NewCampaign } from '../../../../components/admin/campaigns/editor/NewCampaign';
-import { LoadingState } from '../../../../components/ui';
+import { LoadingState, StatusMessage } from '../../../../components/ui';
+import { formatCount } from '../../../../lib/admin/format';
 
 export default function CampaignEditPage() {
   const router = useRouter();
@@ -21,10 +24,22 @@ export default function CampaignEditPage() {
   useEffect(() => {
     if (id && created && id !== created) setCreated(null);
   }, [id, created]);
+  const letIn = Number(router.query.let_in);
   let body;
   if (!router.isReady) body = <LoadingState label="Loading campaign…" />;
-  else if (id && id !== created) body = <CampaignEditor key={id} id={id} />;
-  else {
+  else if (id && id !== created) {
+    body = (
+      <div className={editorStyles.page}>
+        {Number.isInteger(letIn) && letIn > 0 ? (
+          <StatusMessage tone="success">
+            {formatCount(letIn)} {letIn === 1 ? 'person was' : 'people were'} let in. This is their
+            access email: its segment reaches only them. Edit it, send a test, then send it.
+          </StatusMessage>
+        ) : null}
+        <CampaignEditor key={id} id={id} />
+      </div>
+    );
+  } else {
     body = (
       <NewCampaign
         key={started.current ?? ''}
