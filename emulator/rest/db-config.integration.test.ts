@@ -194,9 +194,13 @@ describe('in-database config', () => {
       ((await get(`/items?select=id&name=eq.${name}`)).body as unknown[]).length === 1;
 
     await setConfig('db_tx_end', 'rollback');
+    // A probe sent before the reload lands commits: each try writes a name of its own, so an early
+    // row cannot make every later try look committed.
+    let tries = 0;
     await until(async () => {
-      await add('probe-rb');
-      return !(await has('probe-rb'));
+      const probe = `probe-rb-${++tries}`;
+      await add(probe);
+      return !(await has(probe));
     });
     const forced = await add('forced', 'tx=commit');
     expect(forced.status).toBe(201);
