@@ -92,6 +92,12 @@ describe('invite-member as the owner', () => {
     const [mail] = await waitForMail(emu, email);
     expect(mail!.subject).toBe('You have been added to the team at The Postbox Letter');
     expect(mail!.text).toContain('http://127.0.0.1:3999/login/');
+    // Who added them and as what, in the branded layout the invite uses (accent rule, site name).
+    expect(mail!.text).toContain(
+      `${owner.email} added you to the team at The Postbox Letter, as a viewer (reading everything, changing nothing).`,
+    );
+    expect(mail!.html).toMatch(/border-top:4px solid #[0-9a-f]{6}/i);
+    expect(mail!.html).toContain('Welcome to the team at The Postbox Letter');
   });
 
   it('invites again an account that never confirmed, since Auth mails it no sign-in link', async () => {

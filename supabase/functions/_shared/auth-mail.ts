@@ -117,7 +117,8 @@ export function authEmailsFor(payload: SendEmailPayload): AuthEmail[] {
   return [{ ...base, to: current, code: data.token, link: withLink }];
 }
 
-const ROLE_WORDS: Record<string, string> = {
+/** What a role may do, in the words the team emails use ("an editor (writing campaigns …)"). */
+export const ROLE_WORDS: Record<string, string> = {
   owner: 'an owner (everything, including settings and the team)',
   admin: 'an admin (lists, subscribers and sending campaigns)',
   editor: 'an editor (writing campaigns and sending tests)',

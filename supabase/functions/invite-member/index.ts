@@ -2,7 +2,9 @@
 // that never confirmed, gets Supabase Auth's invite (its link signs them in at /auth/callback/); a
 // confirmed account is added at once and told by email. `resend` mails an open invite again and
 // `revoke` withdraws it (open-invite.ts).
+import { logoUrl } from '../../../lib/email-render/branding.ts';
 import { adminClient, callerOf, rpc } from '../_shared/db.ts';
+import { env } from '../_shared/env.ts';
 import { AppError } from '../_shared/errors.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
 import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
@@ -66,10 +68,14 @@ serve(['POST'], async (req) => {
     const member = await add(candidate.user_id);
     const settings = await adminClient()
       .from('settings')
-      .select('site_name, sender_name, sender_email, reply_to, postal_address')
+      .select(
+        'site_name, sender_name, sender_email, reply_to, postal_address, accent_color, logo_path',
+      )
       .single();
     if (settings.data) {
-      sendInBackground(() => addedToTeamMail(settings.data as MailSettings, email, role));
+      const row = settings.data as MailSettings;
+      const site = { ...row, logo_url: logoUrl(env.supabaseUrl, row.logo_path) };
+      sendInBackground(() => addedToTeamMail(site, email, role, caller.email || null));
     }
     return json({ member });
   }
