@@ -500,9 +500,11 @@ export type Database = {
           finished_at: string | null
           id: string
           import_id: string | null
+          kind: string
           lease_token: string | null
           lease_until: string | null
           limited: number
+          list_id: string | null
           sent: number
           skipped: number
           status: string
@@ -515,9 +517,11 @@ export type Database = {
           finished_at?: string | null
           id?: string
           import_id?: string | null
+          kind?: string
           lease_token?: string | null
           lease_until?: string | null
           limited?: number
+          list_id?: string | null
           sent?: number
           skipped?: number
           status?: string
@@ -530,9 +534,11 @@ export type Database = {
           finished_at?: string | null
           id?: string
           import_id?: string | null
+          kind?: string
           lease_token?: string | null
           lease_until?: string | null
           limited?: number
+          list_id?: string | null
           sent?: number
           skipped?: number
           status?: string
@@ -544,6 +550,13 @@ export type Database = {
             columns: ["import_id"]
             isOneToOne: true
             referencedRelation: "imports"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "confirmation_sends_list_id_fkey"
+            columns: ["list_id"]
+            isOneToOne: false
+            referencedRelation: "lists"
             referencedColumns: ["id"]
           },
         ]
@@ -801,6 +814,7 @@ export type Database = {
           updated_at: string
           visibility: string
           waitlist: boolean
+          waitlist_order: string
         }
         Insert: {
           created_at?: string
@@ -812,6 +826,7 @@ export type Database = {
           updated_at?: string
           visibility?: string
           waitlist?: boolean
+          waitlist_order?: string
         }
         Update: {
           created_at?: string
@@ -823,6 +838,7 @@ export type Database = {
           updated_at?: string
           visibility?: string
           waitlist?: boolean
+          waitlist_order?: string
         }
         Relationships: []
       }
@@ -1075,6 +1091,7 @@ export type Database = {
         Row: {
           created_at: string
           id: string
+          jump: number
           list_id: string
           referrals: number
           reward: string
@@ -1082,6 +1099,7 @@ export type Database = {
         Insert: {
           created_at?: string
           id?: string
+          jump?: number
           list_id: string
           referrals: number
           reward: string
@@ -1089,6 +1107,7 @@ export type Database = {
         Update: {
           created_at?: string
           id?: string
+          jump?: number
           list_id?: string
           referrals?: number
           reward?: string
@@ -1553,9 +1572,11 @@ export type Database = {
           finished_at: string | null
           id: string
           import_id: string | null
+          kind: string
           lease_token: string | null
           lease_until: string | null
           limited: number
+          list_id: string | null
           sent: number
           skipped: number
           status: string
@@ -1575,6 +1596,7 @@ export type Database = {
           p_top?: number
           p_subscribers?: string[]
           p_access_email?: boolean
+          p_welcome?: boolean
         }
         Returns: Json
       }
@@ -1624,9 +1646,11 @@ export type Database = {
           finished_at: string | null
           id: string
           import_id: string | null
+          kind: string
           lease_token: string | null
           lease_until: string | null
           limited: number
+          list_id: string | null
           sent: number
           skipped: number
           status: string
@@ -1784,9 +1808,11 @@ export type Database = {
           finished_at: string | null
           id: string
           import_id: string | null
+          kind: string
           lease_token: string | null
           lease_until: string | null
           limited: number
+          list_id: string | null
           sent: number
           skipped: number
           status: string

@@ -2,26 +2,26 @@ import { describe, expect, it } from 'vitest';
 import { rewardProgress } from './waitlist-rewards';
 
 const rewards = [
-  { referrals: 10, reward: 'A lifetime discount' },
-  { referrals: 1, reward: 'Stickers' },
-  { referrals: 3, reward: 'Beta access' },
+  { referrals: 10, reward: 'A lifetime discount', jump: 0 },
+  { referrals: 1, reward: 'Stickers', jump: 0 },
+  { referrals: 3, reward: 'Beta access', jump: 0 },
 ];
 
 describe('rewardProgress', () => {
   it('has nothing earned at 0 and names the first milestone as next', () => {
     expect(rewardProgress(rewards, 0)).toEqual({
       earned: [],
-      next: { referrals: 1, reward: 'Stickers', missing: 1 },
+      next: { referrals: 1, reward: 'Stickers', jump: 0, missing: 1 },
     });
   });
 
   it('counts a milestone as earned once reached, the highest first', () => {
     expect(rewardProgress(rewards, 3)).toEqual({
       earned: [
-        { referrals: 3, reward: 'Beta access' },
-        { referrals: 1, reward: 'Stickers' },
+        { referrals: 3, reward: 'Beta access', jump: 0 },
+        { referrals: 1, reward: 'Stickers', jump: 0 },
       ],
-      next: { referrals: 10, reward: 'A lifetime discount', missing: 7 },
+      next: { referrals: 10, reward: 'A lifetime discount', jump: 0, missing: 7 },
     });
   });
 

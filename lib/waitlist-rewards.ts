@@ -1,12 +1,23 @@
-// A waitlist's reward milestones (issue 23, table waitlist_rewards): read for the reader's
-// /waitlist/ page as the anon role (public waitlists only), and what a reader with n referrals has
-// earned and has still to reach.
+// A waitlist's line (issue 23): the order of its line (lists.waitlist_order) and its reward
+// milestones (table waitlist_rewards), read for the reader's /waitlist/ page as the anon role
+// (public waitlists only), and what a reader with n referrals has earned and has still to reach.
 import { publicRest } from './supabase-public';
 import { queryKey, toQueryError, useQuery } from './use-query';
+
+/** referrals: more confirmed referrals first (SPEC §9); joined: order of confirmation, with jumps. */
+export type WaitlistOrder = 'referrals' | 'joined';
 
 export interface WaitlistReward {
   referrals: number;
   reward: string;
+  /** Places the milestone moves its reader up (the order of joining only). */
+  jump: number;
+}
+
+export interface WaitlistLine {
+  order: WaitlistOrder;
+  /** Lowest milestone first. */
+  rewards: WaitlistReward[];
 }
 
 export interface RewardProgress {
@@ -26,19 +37,29 @@ export function rewardProgress(rewards: WaitlistReward[], referrals: number): Re
   };
 }
 
-/** The milestones of the public waitlist `slug`, lowest first ([] when it has none). */
-export function useWaitlistRewards(slug: string | null) {
-  return useQuery<WaitlistReward[]>(
-    slug ? queryKey('waitlist-rewards', { slug }) : null,
-    async () => {
-      const { data, error, status } = await publicRest
-        .from('lists')
-        .select('waitlist_rewards(referrals,reward)')
-        .eq('slug', slug!)
-        .maybeSingle();
-      if (error) throw toQueryError(error, status);
-      const rows = (data?.waitlist_rewards ?? []) as WaitlistReward[];
-      return { data: [...rows].sort((a, b) => a.referrals - b.referrals), error: null };
-    },
-  );
+/** The order and milestones of the public waitlist `slug` (no milestones: []). */
+export function useWaitlistLine(slug: string | null) {
+  return useQuery<WaitlistLine>(slug ? queryKey('waitlist-line', { slug }) : null, async () => {
+    const { data, error, status } = await publicRest
+      .from('lists')
+      .select('waitlist_order,waitlist_rewards(referrals,reward,jump)')
+      .eq('slug', slug!)
+      .maybeSingle();
+    if (error) throw toQueryError(error, status);
+    const rows = (data?.waitlist_rewards ?? []) as WaitlistReward[];
+    return {
+      data: {
+        order: data?.waitlist_order === 'joined' ? 'joined' : 'referrals',
+        rewards: [...rows].sort((a, b) => a.referrals - b.referrals),
+      },
+      error: null,
+    };
+  });
+}
+
+/** How the line is ordered, in the reader's words. */
+export function orderText(order: WaitlistOrder): string {
+  return order === 'joined'
+    ? 'The line is in the order people confirmed; reaching a reward milestone below moves you up.'
+    : 'People with more referrals go first; with as many, whoever confirmed earlier does.';
 }

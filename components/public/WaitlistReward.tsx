@@ -2,16 +2,16 @@
 // next milestone with how many referrals it still takes. Nothing at all for a waitlist without
 // milestones, or while they load; a failed read is said in one quiet line (the place above stays).
 import { Gift } from 'lucide-react';
-import { rewardProgress, useWaitlistRewards } from '../../lib/waitlist-rewards';
+import { rewardProgress, useWaitlistLine } from '../../lib/waitlist-rewards';
 import styles from './Public.module.css';
 
 export default function WaitlistReward({ slug, referrals }: { slug: string; referrals: number }) {
-  const rewards = useWaitlistRewards(slug);
-  if (rewards.error) {
+  const line = useWaitlistLine(slug);
+  if (line.error) {
     return <p className={styles.sectionText}>The rewards of this waitlist could not be loaded.</p>;
   }
-  if (!rewards.data || rewards.data.length === 0) return null;
-  const { earned, next } = rewardProgress(rewards.data, referrals);
+  if (!line.data || line.data.rewards.length === 0) return null;
+  const { earned, next } = rewardProgress(line.data.rewards, referrals);
   return (
     <section aria-labelledby="waitlist-rewards-title" data-testid="waitlist-rewards">
       <h2 id="waitlist-rewards-title" className={styles.sectionTitle}>

@@ -11,6 +11,7 @@ const send = (patch: Partial<ConfirmationSend>): ConfirmationSend => ({
   limited: 0,
   skipped: 0,
   import_id: null,
+  kind: 'confirmation',
   ...patch,
 });
 
@@ -73,6 +74,16 @@ describe('sendView', () => {
     );
     expect(sendView(send({ status: 'done', total: 0 })).text).toBe(
       'Nobody to send to: none of them is pending.',
+    );
+  });
+
+  it('speaks of the welcome for the welcome a Let in sends', () => {
+    const welcome = { kind: 'welcome' } as const;
+    expect(sendView(send({ ...welcome, sent: 2 })).text).toBe(
+      'Sending welcome emails: 2 of 10 sent.',
+    );
+    expect(sendView(send({ ...welcome, status: 'done', total: 3, sent: 2, skipped: 1 })).text).toBe(
+      'Welcome email sent to 2 subscribers. 1 subscriber no longer on the list.',
     );
   });
 });

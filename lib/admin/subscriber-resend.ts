@@ -9,10 +9,10 @@ import type { RuleGroup } from './subscriber-rules';
 
 export type ConfirmationSend = Pick<
   Tables<'confirmation_sends'>,
-  'id' | 'status' | 'total' | 'sent' | 'failed' | 'limited' | 'skipped' | 'import_id'
+  'id' | 'status' | 'total' | 'sent' | 'failed' | 'limited' | 'skipped' | 'import_id' | 'kind'
 >;
 
-const SEND_COLUMNS = 'id,status,total,sent,failed,limited,skipped,import_id';
+const SEND_COLUMNS = 'id,status,total,sent,failed,limited,skipped,import_id,kind';
 
 export type ResendTarget = { subscriberIds: string[] } | { rules: RuleGroup };
 
@@ -97,6 +97,7 @@ export interface SendView {
 
 /** What the page says about a send, while it runs and once it is done. */
 export function sendView(send: ConfirmationSend): SendView {
+  const welcome = send.kind === 'welcome';
   if (send.status === 'waiting' || send.total === null) {
     return {
       finished: false,
@@ -116,12 +117,15 @@ export function sendView(send: ConfirmationSend): SendView {
     send.limited
       ? `${count(send.limited, 'address', 'addresses')} had 5 emails in the last 10 minutes; try again later`
       : '',
-    send.skipped ? `${count(send.skipped, 'subscriber')} no longer pending` : '',
+    send.skipped
+      ? `${count(send.skipped, 'subscriber')} ${welcome ? 'no longer on the list' : 'no longer pending'}`
+      : '',
     send.failed ? `${count(send.failed, 'email')} could not be sent` : '',
   ].filter(Boolean);
+  const what = welcome ? 'welcome' : 'confirmation';
   const head = finished
-    ? `Confirmation email sent to ${count(send.sent, 'subscriber')}.`
-    : `Sending confirmation emails: ${send.sent.toLocaleString('en')} of ${total.toLocaleString('en')} sent.`;
+    ? `${welcome ? 'Welcome' : 'Confirmation'} email sent to ${count(send.sent, 'subscriber')}.`
+    : `Sending ${what} emails: ${send.sent.toLocaleString('en')} of ${total.toLocaleString('en')} sent.`;
   return {
     finished,
     percent,

@@ -74,6 +74,14 @@ export function useWaitlistRanking(
 }
 
 export type LetInWho = { top: number } | { subscribers: string[] };
+/** Emails a Let in prepares or sends: the access email's draft, the target list's welcome. */
+export interface LetInEmails {
+  accessEmail: boolean;
+  welcome: boolean;
+}
+export type LetInOutcome =
+  | { ok: true; count: number; campaignId: string | null; welcomeSendId: string | null }
+  | { ok: false; message: string };
 
 export function useLetIn() {
   const [pending, setPending] = useState(false);
@@ -82,25 +90,33 @@ export function useLetIn() {
       listId: string,
       targetId: string,
       who: LetInWho,
-      accessEmail = false,
-    ): Promise<
-      { ok: true; count: number; campaignId: string | null } | { ok: false; message: string }
-    > => {
+      emails: LetInEmails = { accessEmail: false, welcome: false },
+    ): Promise<LetInOutcome> => {
       setPending(true);
       try {
         const res = await supabase.rpc('let_in_from_waitlist', {
           p_list: listId,
           p_target: targetId,
           ...('top' in who ? { p_top: who.top } : { p_subscribers: who.subscribers }),
-          p_access_email: accessEmail,
+          p_access_email: emails.accessEmail,
+          p_welcome: emails.welcome,
         });
         if (res.error) return { ok: false, message: toQueryError(res.error, res.status).message };
-        const data = res.data as { let_in?: number; campaign_id?: string | null } | null;
+        const data = res.data as {
+          let_in?: number;
+          campaign_id?: string | null;
+          welcome_send_id?: string | null;
+        } | null;
         await Promise.all([
           mutate((key) => typeof key === 'string' && key.startsWith('admin/waitlists')),
           revalidateLists().catch(() => undefined),
         ]);
-        return { ok: true, count: data?.let_in ?? 0, campaignId: data?.campaign_id ?? null };
+        return {
+          ok: true,
+          count: data?.let_in ?? 0,
+          campaignId: data?.campaign_id ?? null,
+          welcomeSendId: data?.welcome_send_id ?? null,
+        };
       } finally {
         setPending(false);
       }

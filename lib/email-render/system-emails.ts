@@ -35,7 +35,8 @@ export const SYSTEM_EMAIL_LABELS: Record<SystemEmailKind, { title: string; about
   },
   welcome: {
     title: 'Welcome',
-    about: 'Sent once a subscription is confirmed; on a waitlist it names the place and the link.',
+    about:
+      'Sent once a subscription is confirmed (and to people let in from a waitlist, when chosen); on a waitlist it names the place and the link.',
   },
   already_subscribed: {
     title: 'Already subscribed',

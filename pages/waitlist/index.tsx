@@ -11,6 +11,7 @@ import styles from '../../components/public/Public.module.css';
 import { useSearchParam } from '../../lib/use-search-params';
 import { useWaitlist } from '../../lib/use-waitlist';
 import { formatCount, positionText, referralsText } from '../../lib/waitlist';
+import { orderText, useWaitlistLine } from '../../lib/waitlist-rewards';
 import RetryButton from '../../components/public/RetryButton';
 import { identityStaticProps } from '../../lib/build/public-props';
 
@@ -18,6 +19,8 @@ export default function WaitlistPage() {
   const code = useSearchParam('code');
   const list = useSearchParam('list');
   const { data, error, refresh } = useWaitlist(code.value, list.value);
+  // The line's order and milestones (one read, shared with WaitlistReward).
+  const line = useWaitlistLine(data?.list.slug ?? null);
 
   let content;
   if (code.ready && !code.value) {
@@ -80,8 +83,8 @@ export default function WaitlistPage() {
           <ul className={styles.sectionText} data-testid="waitlist-explained">
             <li>
               <strong>Your position</strong> is your place in the line:{' '}
-              {aheadText(data.position ?? 1)} ahead of you. People with more referrals go first;
-              with as many, whoever confirmed earlier does.
+              {aheadText(data.position ?? 1)} ahead of you.{' '}
+              {line.data ? orderText(line.data.order) : null}
             </li>
             <li>
               <strong>In line</strong> is how many people are waiting on {data.list.name} right now,

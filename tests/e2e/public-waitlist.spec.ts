@@ -106,7 +106,10 @@ test('a friend joins through the referral link; the waitlist page updates live',
   const positionAfter = await member.getByTestId('waitlist-position').textContent();
   expect(Number(positionAfter?.slice(1))).toBeLessThanOrEqual(Number(positionBefore?.slice(1)));
   await expect(member.getByText(/with 1 referral\./)).toBeVisible();
-  // "In line" is explained in words, with the live total.
+  // "In line" is explained in words, with the live total, and so is the order of the line.
+  await expect(member.getByTestId('waitlist-explained')).toContainText(
+    'People with more referrals go first; with as many, whoever confirmed earlier does.',
+  );
   await expect(member.getByTestId('waitlist-explained')).toContainText(
     `In line is how many people are waiting on ${WAITLIST} right now, you included: ${totalBefore + 1}.`,
   );

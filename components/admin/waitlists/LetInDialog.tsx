@@ -1,10 +1,10 @@
 // The Let in dialog: how many from the top (or the rows chosen), which list they move to, whether
-// an access email to exactly them is drafted, and what happens to them, stated before anything
-// moves.
+// an access email to exactly them is drafted and whether the target list's welcome is sent, and
+// what happens to them, stated before anything moves.
 import { DoorOpen } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import type { ListWithCounts } from '../../../lib/admin/lists';
-import { LET_IN_MAX, type LetInWho } from '../../../lib/admin/use-waitlist-admin';
+import { LET_IN_MAX, type LetInEmails, type LetInWho } from '../../../lib/admin/use-waitlist-admin';
 import { formatCount } from '../../../lib/admin/format';
 import { Button, Checkbox, Dialog, SelectField, StatusMessage, TextField } from '../../ui';
 import styles from '../ListEditor.module.css';
@@ -26,12 +26,13 @@ export function LetInDialog({
   chosen: string[];
   inLine: number;
   busy: boolean;
-  onLetIn: (targetId: string, who: LetInWho, accessEmail: boolean) => Promise<string | null>;
+  onLetIn: (targetId: string, who: LetInWho, emails: LetInEmails) => Promise<string | null>;
   onClose: () => void;
 }) {
   const [top, setTop] = useState('10');
   const [target, setTarget] = useState('');
   const [accessEmail, setAccessEmail] = useState(true);
+  const [welcome, setWelcome] = useState(false);
   const [error, setError] = useState<{ field: 'top' | 'target' | null; message: string } | null>(
     null,
   );
@@ -56,7 +57,7 @@ export function LetInDialog({
       }
       who = { top: n };
     }
-    const failure = await onLetIn(targetId, who, accessEmail);
+    const failure = await onLetIn(targetId, who, { accessEmail, welcome });
     if (failure) setError({ field: null, message: failure });
   };
 
@@ -104,12 +105,16 @@ export function LetInDialog({
           checked={accessEmail}
           onChange={(e) => setAccessEmail(e.target.checked)}
         />
+        <Checkbox
+          label={`Also send ${targetName}'s welcome email`}
+          hint="The welcome a reader gets on confirming, sent now at the send rate to those not already on the list."
+          checked={welcome}
+          onChange={(e) => setWelcome(e.target.checked)}
+        />
         <StatusMessage tone="info">
           They are subscribed to {targetName}, confirmed, and leave {waitlist.name} (shown as
           unsubscribed from it in their history). Everyone behind them moves up at once.{' '}
-          {accessEmail
-            ? `They are tagged, so the access email reaches only them; ${targetName}'s welcome is not sent.`
-            : `No email is sent, not even ${targetName}'s welcome.`}
+          {letInEmailsText(accessEmail, welcome, targetName)}
         </StatusMessage>
         {error?.field === null ? <StatusMessage tone="error">{error.message}</StatusMessage> : null}
         <p>
@@ -123,4 +128,13 @@ export function LetInDialog({
       </form>
     </Dialog>
   );
+}
+
+/** What the people let in are sent, in words, as the dialog's choices stand. */
+function letInEmailsText(accessEmail: boolean, welcome: boolean, targetName: string): string {
+  const tagged = 'They are tagged, so the access email reaches only them';
+  if (accessEmail && welcome) return `${tagged}; ${targetName}'s welcome is sent to them now.`;
+  if (accessEmail) return `${tagged}; ${targetName}'s welcome is not sent.`;
+  if (welcome) return `${targetName}'s welcome is sent to them now; no other email.`;
+  return `No email is sent, not even ${targetName}'s welcome.`;
 }

@@ -8,6 +8,7 @@ import { useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import styles from '../../../components/admin/ListsPage.module.css';
 import { LetInDialog } from '../../../components/admin/waitlists/LetInDialog';
+import { SendProgressOf } from '../../../components/admin/subscribers/ResendConfirmation';
 import { RewardsCard } from '../../../components/admin/waitlists/RewardsCard';
 import { WaitlistTable } from '../../../components/admin/waitlists/WaitlistTable';
 import {
@@ -41,6 +42,8 @@ function WaitlistsContent() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [letting, setLetting] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
+  // The welcome the last Let in sent, watched here while it goes out.
+  const [welcomeSend, setWelcomeSend] = useState<string | null>(null);
   const ranking = useWaitlistRanking(current, search.trim(), page);
   const { letIn, pending } = useLetIn();
 
@@ -103,6 +106,7 @@ function WaitlistsContent() {
   return (
     <div className={styles.page}>
       {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
+      {welcomeSend ? <SendProgressOf sendId={welcomeSend} /> : null}
       {!canLetIn ? (
         <StatusMessage tone="info">
           You can view the line. Admins and owners can let people in.
@@ -147,6 +151,7 @@ function WaitlistsContent() {
               disabled={!data || data.total === 0}
               onClick={() => {
                 setNotice(null);
+                setWelcomeSend(null);
                 setLetting(true);
               }}
             >
@@ -157,8 +162,10 @@ function WaitlistsContent() {
         flush
       >
         <p className={styles.description}>
-          <Radio aria-hidden="true" size={14} /> Places update live. More referrals go first; with
-          as many, whoever confirmed earlier.
+          <Radio aria-hidden="true" size={14} /> Places update live.{' '}
+          {current.waitlist_order === 'joined'
+            ? 'In the order people confirmed, moved up by the rewards they reached.'
+            : 'More referrals go first; with as many, whoever confirmed earlier.'}
           {data && search ? ` ${formatCount(data.matches)} match “${search.trim()}”.` : ''}
         </p>
         {body}
@@ -174,7 +181,7 @@ function WaitlistsContent() {
           </p>
         ) : null}
       </Card>
-      <RewardsCard listId={current.id} editable={canLetIn} />
+      <RewardsCard list={current} editable={canLetIn} />
       {canLetIn && data ? (
         <LetInDialog
           open={letting}
@@ -184,18 +191,21 @@ function WaitlistsContent() {
           inLine={data.total}
           busy={pending}
           onClose={() => setLetting(false)}
-          onLetIn={async (targetId, who, accessEmail) => {
-            const outcome = await letIn(current.id, targetId, who, accessEmail);
+          onLetIn={async (targetId, who, emails) => {
+            const outcome = await letIn(current.id, targetId, who, emails);
             if (!outcome.ok) return outcome.message;
             if (outcome.campaignId) {
-              // The access email is written in the campaign editor, which says who it goes to.
+              // The access email is written in the campaign editor, which says who it goes to
+              // (and how the welcome's sending goes, when it was chosen).
+              const welcome = outcome.welcomeSendId ? `&welcome=${outcome.welcomeSendId}` : '';
               await router.push(
-                `/admin/campaigns/edit/?id=${outcome.campaignId}&let_in=${outcome.count}`,
+                `/admin/campaigns/edit/?id=${outcome.campaignId}&let_in=${outcome.count}${welcome}`,
               );
               return null;
             }
             const target = lists.data?.find((l) => l.id === targetId)?.name ?? 'the list';
             setNotice(`${formatCount(outcome.count)} let in to ${target}.`);
+            setWelcomeSend(outcome.welcomeSendId);
             setChosen(new Set());
             setLetting(false);
             return null;

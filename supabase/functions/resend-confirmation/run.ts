@@ -1,13 +1,16 @@
-// One run of a confirmation send: takes the send (a lease), then batch after batch takes the next
-// addresses (rate-limited per address and given fresh confirm links by SQL), mails each at the send
-// rate campaigns share (send-rate.ts) with the subscribe function's own confirmation email, and
-// counts what went out. A run stops after its time or message budget and gives the send back; the
+// One run of a send: takes the send (a lease), then batch after batch takes the next addresses
+// (for a confirmation send rate-limited per address and given fresh confirm links by SQL), mails
+// each at the send rate campaigns share (send-rate.ts) with the subscribe function's own
+// confirmation email or, for a welcome send (Let in), the confirm function's welcome, and counts
+// what went out. A run stops after its time or message budget and gives the send back; the
 // caller then starts a fresh run, so no request outlives the platform's limits.
 import { rpc } from '../_shared/db.ts';
 import { AppError } from '../_shared/errors.ts';
 import { sendMail } from '../_shared/mail.ts';
 import { sendRate, takeSendSlot } from '../_shared/send-rate.ts';
 import type { MailSettings } from '../_shared/subscriber-mail.ts';
+import type { OutgoingMail } from '../_shared/mail.ts';
+import { welcomeMail } from '../confirm/welcome-mail.ts';
 import { confirmationMail } from '../subscribe/confirmation-mail.ts';
 
 /** Addresses taken at once: a few seconds of the default rate (10 a second). */
@@ -19,23 +22,50 @@ export interface RunLimits {
   maxMessages: number;
 }
 
+interface BatchMail {
+  subscriber_id: string;
+  email: string;
+  list_names: string[];
+  /** A confirmation send's: the pending lists and the fresh confirm nonce. */
+  lists?: string[];
+  nonce?: string;
+}
+
 interface Batch {
-  mails: {
-    subscriber_id: string;
-    email: string;
-    lists: string[];
-    list_names: string[];
-    nonce: string;
-  }[];
+  mails: BatchMail[];
   settings: MailSettings;
   remaining: number;
+}
+
+type SendKind = 'confirmation' | 'welcome';
+
+function mailFor(kind: SendKind, mail: BatchMail, settings: MailSettings): Promise<OutgoingMail> {
+  if (kind === 'welcome') {
+    return welcomeMail({
+      subscriberId: mail.subscriber_id,
+      email: mail.email,
+      settings,
+      listNames: mail.list_names,
+      waitlist: null,
+    });
+  }
+  if (!mail.lists || !mail.nonce) throw new Error('a confirmation without its lists and nonce');
+  return confirmationMail({
+    kind: 'confirm',
+    subscriber_id: mail.subscriber_id,
+    email: mail.email,
+    lists: mail.lists,
+    list_names: mail.list_names,
+    nonce: mail.nonce,
+    settings,
+  });
 }
 
 export type RunOutcome = 'done' | 'more' | 'busy';
 
 export async function runSend(sendId: string, limits: RunLimits): Promise<RunOutcome> {
   const token = crypto.randomUUID();
-  const held = await rpc<{ id: string | null } | null>('lease_confirmation_send', {
+  const held = await rpc<{ id: string | null; kind: SendKind } | null>('lease_confirmation_send', {
     p_send: sendId,
     p_token: token,
     p_lease_seconds: LEASE_SECONDS,
@@ -57,14 +87,12 @@ export async function runSend(sendId: string, limits: RunLimits): Promise<RunOut
       batch.mails.map(async (mail) => {
         await takeSendSlot(rate);
         try {
-          await sendMail(
-            await confirmationMail({ kind: 'confirm', ...mail, settings: batch.settings }),
-          );
+          await sendMail(await mailFor(held.kind, mail, batch.settings));
           sent += 1;
         } catch (error) {
-          // The link is not mailed; the admin may send again (the page shows it as failed).
+          // Not mailed; for a confirmation the admin may send again (the page shows it as failed).
           failed += 1;
-          console.warn(`confirmation to ${mail.subscriber_id} failed`, error);
+          console.warn(`${held.kind} to ${mail.subscriber_id} failed`, error);
         }
       }),
     );
