@@ -1,6 +1,6 @@
 // Unit tests of the automation editor's words for steps and its edit rule (lib/admin/automations.ts).
 import { describe, expect, it } from 'vitest';
-import { durationLabel, mayEdit, stepSummary } from './automations';
+import { durationLabel, mayEdit, segmentOf, segmentRules, stepSummary } from './automations';
 
 const base = {
   subject: null,
@@ -9,6 +9,7 @@ const base = {
   wait_hour: null,
   tag_id: null,
   list_id: null,
+  rules: null,
 };
 
 describe('durationLabel', () => {
@@ -38,7 +39,37 @@ describe('stepSummary', () => {
     expect(stepSummary({ ...base, kind: 'tag_add', tag_id: 't1' }, { tags })).toBe(
       'Add the tag VIP',
     );
-    expect(stepSummary({ ...base, kind: 'condition' })).toBe('Continue only if in the segment');
+    const segments = new Map([['s1', 'Engaged']]);
+    expect(
+      stepSummary({ ...base, kind: 'condition', rules: segmentRules('s1') }, { segments }),
+    ).toBe('Continue only if in the segment Engaged');
+    expect(stepSummary({ ...base, kind: 'condition', rules: segmentRules('gone') })).toBe(
+      'Continue only if in a segment',
+    );
+    const custom = { match: 'all', rules: [{ field: 'status', op: 'eq', value: 'enabled' }] };
+    expect(stepSummary({ ...base, kind: 'condition', rules: custom })).toBe(
+      'Continue only if the rules match',
+    );
+  });
+});
+
+describe('segmentRules and segmentOf', () => {
+  it('store "in one segment" and read it back; anything else is not one segment', () => {
+    expect(segmentOf(segmentRules('s1'))).toBe('s1');
+    expect(segmentOf(null)).toBeNull();
+    expect(segmentOf({ match: 'all', rules: [] })).toBeNull();
+    expect(
+      segmentOf({ match: 'all', rules: [{ field: 'segment', op: 'not_in', value: 's1' }] }),
+    ).toBeNull();
+    expect(
+      segmentOf({
+        match: 'all',
+        rules: [
+          { field: 'segment', op: 'in', value: 's1' },
+          { field: 'tag', op: 'has', value: 't1' },
+        ],
+      }),
+    ).toBeNull();
   });
 });
 

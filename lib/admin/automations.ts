@@ -1,9 +1,10 @@
 // Reads and writes of automations for /admin/automations/ (issue 24), taking the client so hooks
 // pass the browser's and tests a member's; plus the words the UI uses for triggers and steps.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Database, Tables } from '../database.types';
+import type { Database, Json, Tables } from '../database.types';
 import type { SupabaseResult } from '../use-query';
 import { toQueryError } from '../use-query';
+import type { RuleGroup } from './subscriber-rules';
 
 type Client = SupabaseClient<Database>;
 
@@ -168,6 +169,29 @@ export async function deleteStep(client: Client, id: string): Promise<WriteResul
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
+/**
+ * "In the segment `id`" as a condition step or a goal stores it: the segment's rules are compiled
+ * in place when the step is due, so editing the segment changes who continues or reaches the goal.
+ */
+export function segmentRules(id: string): Json {
+  const group = {
+    match: 'all',
+    rules: [{ field: 'segment', op: 'in', value: id }],
+  } satisfies RuleGroup;
+  return group;
+}
+
+/** The segment a stored condition or goal names, when it is exactly "in one segment"; else null. */
+export function segmentOf(rules: unknown): string | null {
+  if (typeof rules !== 'object' || rules === null) return null;
+  const group = rules as { match?: unknown; rules?: unknown };
+  if (!Array.isArray(group.rules) || group.rules.length !== 1) return null;
+  const rule = group.rules[0] as { field?: unknown; op?: unknown; value?: unknown } | null;
+  return rule?.field === 'segment' && rule.op === 'in' && typeof rule.value === 'string'
+    ? rule.value
+    : null;
+}
+
 /** "3 days", "2 hours", "1 day 6 hours", "90 minutes". */
 export function durationLabel(seconds: number): string {
   const days = Math.floor(seconds / 86400);
@@ -186,9 +210,20 @@ export function durationLabel(seconds: number): string {
 export function stepSummary(
   step: Pick<
     StepRow,
-    'kind' | 'subject' | 'wait_seconds' | 'wait_weekday' | 'wait_hour' | 'tag_id' | 'list_id'
+    | 'kind'
+    | 'subject'
+    | 'wait_seconds'
+    | 'wait_weekday'
+    | 'wait_hour'
+    | 'tag_id'
+    | 'list_id'
+    | 'rules'
   >,
-  names: { tags?: Map<string, string>; lists?: Map<string, string> } = {},
+  names: {
+    tags?: Map<string, string>;
+    lists?: Map<string, string>;
+    segments?: Map<string, string>;
+  } = {},
 ): string {
   const tag = (step.tag_id && names.tags?.get(step.tag_id)) || 'a tag';
   const list = (step.list_id && names.lists?.get(step.list_id)) || 'a list';
@@ -198,8 +233,12 @@ export function stepSummary(
     case 'wait':
       if (step.wait_seconds !== null) return `Wait ${durationLabel(step.wait_seconds)}`;
       return `Wait until ${WEEKDAYS[step.wait_weekday ?? 0]} ${String(step.wait_hour ?? 0).padStart(2, '0')}:00 UTC`;
-    case 'condition':
-      return 'Continue only if in the segment';
+    case 'condition': {
+      const segment = segmentOf(step.rules);
+      const name = segment && names.segments?.get(segment);
+      if (name) return `Continue only if in the segment ${name}`;
+      return segment ? 'Continue only if in a segment' : 'Continue only if the rules match';
+    }
     case 'tag_add':
       return `Add the tag ${tag}`;
     case 'tag_remove':
@@ -216,6 +255,7 @@ export function stepSummary(
 export const STEP_KINDS: { kind: StepKind; label: string }[] = [
   { kind: 'email', label: 'Send an email' },
   { kind: 'wait', label: 'Wait' },
+  { kind: 'condition', label: 'Continue only if in a segment' },
   { kind: 'list_add', label: 'Add to a list' },
   { kind: 'list_remove', label: 'Remove from a list' },
   { kind: 'tag_add', label: 'Add a tag' },

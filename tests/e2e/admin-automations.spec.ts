@@ -2,6 +2,8 @@
 // the editor (welcome, wait 3 days, a second email) and starts it; a subscriber confirmed on its list
 // gets the welcome, the second email once the database's clock is moved 3 days, and after they
 // unsubscribe through the email's link, nothing more. Screenshots of both pages at both widths.
+// A second journey chooses segments in the editor: a "continue only if in a segment" step and a
+// goal segment, and only the reader in the one and not the other gets the email.
 import { randomUUID } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { SECRET_KEY, sql } from './browser-client';
@@ -12,6 +14,7 @@ import { screenshotsAtBothWidths } from './page-checks';
 const madeLists: string[] = [];
 test.afterEach(async () => {
   await sql('delete from public.automations where name like $1', ['Journey %']);
+  await sql('delete from public.segments where name like $1', ['E2E % %']);
   await sql('delete from public.lists where id = any($1::uuid[])', [madeLists.splice(0)]);
 });
 
@@ -128,4 +131,75 @@ test('build a two-step automation, receive both emails across a moved clock, uns
   await service('/rest/v1/rpc/move_clock', { p_by: '30 days' });
   await service('/functions/v1/process-queue', {});
   expect(await mailsFor(email)).toHaveLength(2);
+});
+
+test('a step that continues only in a segment, and a goal segment, chosen in the editor', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const tag = randomUUID().slice(0, 8);
+  const [list] = await insertRows<{ id: string; slug: string; name: string }>('lists', [
+    { slug: `seg-${tag}`, name: `Members ${tag}`, visibility: 'private', optin: 'single' },
+  ]);
+  madeLists.push(list!.id);
+  const rule = (key: string, value: string) => ({
+    match: 'all',
+    rules: [{ field: `attributes.${key}`, op: 'eq', value }],
+  });
+  await insertRows('segments', [
+    { name: `E2E VIP ${tag}`, rules: rule('plan', 'vip') },
+    { name: `E2E Bought ${tag}`, rules: rule('bought', 'yes') },
+  ]);
+  const admin = await createTeamUser('admin');
+  await signInWithPassword(page, admin, '/admin/automations/');
+  await page.getByLabel('New automation').fill(`Journey ${tag}`);
+  await page.getByRole('button', { name: 'Create draft' }).click();
+  await expect(page.getByRole('heading', { name: `Journey ${tag}` })).toBeVisible();
+  await page.getByLabel('List', { exact: true }).selectOption({ label: list!.name });
+  await page.getByLabel('Goal').selectOption({ label: `Exit on joining E2E Bought ${tag}` });
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Saved.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await page.getByLabel('Step', { exact: true }).selectOption('condition');
+  await page.getByLabel('Segment').selectOption({ label: `E2E VIP ${tag}` });
+  await page.getByRole('button', { name: 'Add step' }).last().click();
+  await expect(page.getByRole('form', { name: 'Add a step' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Add step' }).click();
+  await page.getByLabel('Subject', { exact: true }).fill('For VIPs');
+  await page.getByLabel('Body (Markdown)').fill('Thank you.');
+  await page.getByRole('button', { name: 'Add step' }).last().click();
+  const steps = page.getByRole('list', { name: 'Steps' });
+  await expect(steps.getByRole('listitem')).toHaveText([
+    /When someone joins/,
+    new RegExp(`Continue only if in the segment E2E VIP ${tag}`),
+    /Send “For VIPs”/,
+  ]);
+  await screenshotsAtBothWidths(page, 'automation-segments');
+  // The choices survive a reload.
+  await page.reload();
+  await expect(page.getByLabel('Goal')).toHaveValue(/[0-9a-f-]{36}/);
+  await expect(page.getByLabel('Goal').locator('option:checked')).toHaveText(
+    `Exit on joining E2E Bought ${tag}`,
+  );
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(page.getByText('Started.')).toBeVisible();
+
+  const people = await insertRows<{ id: string; email: string }>('subscribers', [
+    { email: `vip-${tag}@example.com`, attributes: { plan: 'vip' } },
+    { email: `plain-${tag}@example.com`, attributes: { plan: 'free' } },
+    { email: `bought-${tag}@example.com`, attributes: { plan: 'vip', bought: 'yes' } },
+  ]);
+  await insertRows(
+    'subscriptions',
+    people.map((p) => ({ subscriber_id: p.id, list_id: list!.id, status: 'confirmed' })),
+  );
+  const [vip] = await mailsAfterQueue(people[0]!.email, 1);
+  expect(vip!.subject).toBe('For VIPs');
+  await service('/functions/v1/process-queue', {});
+  expect(await mailsFor(people[1]!.email)).toHaveLength(0);
+  expect(await mailsFor(people[2]!.email)).toHaveLength(0);
+  await page.reload();
+  await expect(page.getByLabel('Report')).toContainText('1 completed');
+  await expect(page.getByLabel('Report')).toContainText('2 exited');
 });

@@ -197,4 +197,46 @@ describe('segments: roles and rules', () => {
       'aud-5@aud.test',
     ]);
   });
+
+  it('a segment an automation’s condition step or goal names is not deleted from under it', async () => {
+    const admin = untyped(team.client('admin'));
+    const made = await admin
+      .from('segments')
+      .insert({ name: 'Bought', rules: pro })
+      .select('id')
+      .single();
+    const bought = (made.data as { id: string }).id;
+    const inBought = { match: 'all', rules: [{ field: 'segment', op: 'in', value: bought }] };
+    const automation = await admin
+      .from('automations')
+      .insert({ name: 'Nudge', trigger_kind: 'manual', goal_rules: inBought })
+      .select('id')
+      .single();
+    expect(automation.error).toBeNull();
+    const automationId = (automation.data as { id: string }).id;
+
+    const refused = await admin.from('segments').delete().eq('id', bought);
+    expect(refused.status).toBe(409);
+    expect(refused.error?.message).toBe(
+      'postbox:conflict: The automation “Nudge” uses this segment. Change its step or goal first.',
+    );
+
+    // Without the goal, a condition step naming it keeps it too.
+    await admin.from('automations').update({ goal_rules: null }).eq('id', automationId);
+    const step = await admin
+      .from('automation_steps')
+      .insert({ automation_id: automationId, position: 1, kind: 'condition', rules: inBought })
+      .select('id')
+      .single();
+    expect(step.error).toBeNull();
+    expect((await admin.from('segments').delete().eq('id', bought)).status).toBe(409);
+
+    await admin
+      .from('automation_steps')
+      .delete()
+      .eq('id', (step.data as { id: string }).id);
+    const gone = await admin.from('segments').delete().eq('id', bought).select('id');
+    expect(gone.error).toBeNull();
+    expect(gone.data).toHaveLength(1);
+  });
 });

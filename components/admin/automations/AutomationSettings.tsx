@@ -1,9 +1,15 @@
-// An automation's name, trigger and exit rules, and its status controls: Start (a draft or paused
-// one, admins and owners), Pause. Blocklisted and everywhere-unsubscribed subscribers always exit.
+// An automation's name, trigger and exit rules (the trigger list, a goal segment), and its status
+// controls: Start (a draft or paused one, admins and owners), Pause. Blocklisted and
+// everywhere-unsubscribed subscribers always exit.
 import { Pause, Play } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Checkbox, SelectField, StatusMessage, TextField } from '../../ui';
-import type { AutomationChanges, AutomationRow } from '../../../lib/admin/automations';
+import {
+  segmentOf,
+  segmentRules,
+  type AutomationChanges,
+  type AutomationRow,
+} from '../../../lib/admin/automations';
 import styles from './Automations.module.css';
 
 export interface AutomationSettingsProps {
@@ -12,8 +18,12 @@ export interface AutomationSettingsProps {
   canRun: boolean;
   lists: { id: string; name: string }[];
   tags: { id: string; name: string }[];
+  segments: { id: string; name: string }[];
   onSave: (changes: AutomationChanges) => Promise<string | null>;
 }
+
+/** The goal select's value for rules that are not one segment (kept as they are). */
+const CUSTOM_GOAL = 'custom';
 
 export function AutomationSettings({
   automation: a,
@@ -21,6 +31,7 @@ export function AutomationSettings({
   canRun,
   lists,
   tags,
+  segments,
   onSave,
 }: AutomationSettingsProps) {
   const [name, setName] = useState(a.name);
@@ -29,6 +40,9 @@ export function AutomationSettings({
   const [tagId, setTagId] = useState(a.trigger_tag_id ?? tags[0]?.id ?? '');
   const [exitOnList, setExitOnList] = useState(a.exit_on_list_unsubscribe);
   const [reEntry, setReEntry] = useState(a.re_entry);
+  const [goal, setGoal] = useState(
+    a.goal_rules === null ? '' : (segmentOf(a.goal_rules) ?? CUSTOM_GOAL),
+  );
   const [message, setMessage] = useState<{ tone: 'success' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
@@ -49,6 +63,7 @@ export function AutomationSettings({
         trigger_tag_id: trigger === 'tag' ? tagId || null : null,
         exit_on_list_unsubscribe: exitOnList,
         re_entry: reEntry,
+        ...(goal === CUSTOM_GOAL ? {} : { goal_rules: goal ? segmentRules(goal) : null }),
       },
       'Saved.',
     );
@@ -109,6 +124,23 @@ export function AutomationSettings({
             ))}
           </SelectField>
         ) : null}
+        <SelectField
+          label="Goal"
+          value={goal}
+          disabled={!editable}
+          hint="Joining it ends their run (checked before each step)."
+          onChange={(e) => setGoal(e.target.value)}
+        >
+          <option value="">No goal</option>
+          {goal === CUSTOM_GOAL ? (
+            <option value={CUSTOM_GOAL}>Rules set elsewhere (kept)</option>
+          ) : null}
+          {segments.map((g) => (
+            <option key={g.id} value={g.id}>
+              Exit on joining {g.name}
+            </option>
+          ))}
+        </SelectField>
       </div>
       <Checkbox
         label="Exit when they unsubscribe from the trigger list"

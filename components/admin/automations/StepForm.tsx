@@ -1,9 +1,12 @@
 // Adds or edits one step: what kind, then its fields — an email's subject, preheader and Markdown
 // body with merge tags (rendered by the campaign renderer), a wait's duration or weekday and hour,
-// the list or tag of a list or tag step. Errors from the database show next to the form.
+// the segment a "continue only if" step checks, the list or tag of a list or tag step. Errors
+// from the database show next to the form.
 import { useState, type FormEvent } from 'react';
 import { Button, SelectField, StatusMessage, TextArea, TextField } from '../../ui';
 import {
+  segmentOf,
+  segmentRules,
   STEP_KINDS,
   type StepKind,
   type StepRow,
@@ -25,11 +28,12 @@ export interface StepFormProps {
   step?: StepRow;
   lists: { id: string; name: string }[];
   tags: { id: string; name: string }[];
+  segments: { id: string; name: string }[];
   onSave: (values: StepValues & { kind: StepKind }) => Promise<string | null>;
   onCancel: () => void;
 }
 
-export function StepForm({ step, lists, tags, onSave, onCancel }: StepFormProps) {
+export function StepForm({ step, lists, tags, segments, onSave, onCancel }: StepFormProps) {
   const [kind, setKind] = useState<StepKind>((step?.kind as StepKind) ?? 'email');
   const [subject, setSubject] = useState(step?.subject ?? '');
   const [preheader, setPreheader] = useState(step?.preheader ?? '');
@@ -40,6 +44,11 @@ export function StepForm({ step, lists, tags, onSave, onCancel }: StepFormProps)
   const [hour, setHour] = useState(String(step?.wait_hour ?? 9));
   const [listId, setListId] = useState(step?.list_id ?? lists[0]?.id ?? '');
   const [tagId, setTagId] = useState(step?.tag_id ?? tags[0]?.id ?? '');
+  // A condition written as other rules (not one segment) keeps them until a segment is chosen.
+  const customRules = step?.kind === 'condition' && !segmentOf(step.rules);
+  const [segmentId, setSegmentId] = useState(
+    segmentOf(step?.rules) ?? (customRules ? '' : (segments[0]?.id ?? '')),
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -58,6 +67,11 @@ export function StepForm({ step, lists, tags, onSave, onCancel }: StepFormProps)
     }
     if (kind === 'list_add' || kind === 'list_remove')
       return listId ? { kind, list_id: listId } : 'Choose a list.';
+    if (kind === 'condition') {
+      if (segmentId) return { kind, rules: segmentRules(segmentId) };
+      if (customRules) return { kind };
+      return 'Choose a segment (create segments under Subscribers → Segments).';
+    }
     if (kind === 'tag_add' || kind === 'tag_remove')
       return tagId
         ? { kind, tag_id: tagId }
@@ -93,9 +107,6 @@ export function StepForm({ step, lists, tags, onSave, onCancel }: StepFormProps)
             {k.label}
           </option>
         ))}
-        {kind === 'condition' ? (
-          <option value="condition">Continue only if in a segment</option>
-        ) : null}
       </SelectField>
       {kind === 'email' ? (
         <>
@@ -177,6 +188,22 @@ export function StepForm({ step, lists, tags, onSave, onCancel }: StepFormProps)
             </>
           )}
         </div>
+      ) : null}
+      {kind === 'condition' ? (
+        <SelectField
+          label="Segment"
+          value={segmentId}
+          hint="Who is not in it when they reach this step leaves the automation; the others go on."
+          onChange={(e) => setSegmentId(e.target.value)}
+        >
+          {customRules ? <option value="">Keep the rules it has</option> : null}
+          {!customRules && segments.length === 0 ? <option value="">No segments yet</option> : null}
+          {segments.map((g) => (
+            <option key={g.id} value={g.id}>
+              {g.name}
+            </option>
+          ))}
+        </SelectField>
       ) : null}
       {kind === 'list_add' || kind === 'list_remove' ? (
         <SelectField label="List" value={listId} onChange={(e) => setListId(e.target.value)}>

@@ -19,18 +19,20 @@ export interface StepTimelineProps {
   editable: boolean;
   lists: { id: string; name: string }[];
   tags: { id: string; name: string }[];
+  segments: { id: string; name: string }[];
   onUpdate: (id: string, values: StepValues & { kind: StepKind }) => Promise<string | null>;
   onDelete: (id: string) => Promise<string | null>;
 }
 
 export function StepTimeline(props: StepTimelineProps) {
-  const { trigger, steps, editable, lists, tags } = props;
+  const { trigger, steps, editable, lists, tags, segments } = props;
   const [editing, setEditing] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<StepWithCounts | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const names = {
     lists: new Map(lists.map((l) => [l.id, l.name])),
     tags: new Map(tags.map((t) => [t.id, t.name])),
+    segments: new Map(segments.map((g) => [g.id, g.name])),
   };
   return (
     <>
@@ -70,6 +72,7 @@ export function StepTimeline(props: StepTimelineProps) {
                   step={step}
                   lists={lists}
                   tags={tags}
+                  segments={segments}
                   onCancel={() => setEditing(null)}
                   onSave={async (values) => {
                     const failure = await props.onUpdate(step.id, values);

@@ -21,6 +21,7 @@ import {
 import { mayEdit } from '../../../../lib/admin/automations';
 import { formatCount } from '../../../../lib/admin/format';
 import { useLists } from '../../../../lib/admin/use-lists';
+import { useSegments } from '../../../../lib/admin/use-segments';
 import {
   useAutomation,
   useAutomationTags,
@@ -33,6 +34,7 @@ function EditorContent({ id }: { id: string }) {
   const detail = useAutomation(id);
   const lists = useLists();
   const tags = useAutomationTags();
+  const segments = useSegments();
   const writes = useAutomationWrites();
   const [adding, setAdding] = useState(false);
 
@@ -66,6 +68,7 @@ function EditorContent({ id }: { id: string }) {
   const editable = mayEdit(role, a.status);
   const listOptions = (lists.data ?? []).map((l) => ({ id: l.id, name: l.name }));
   const tagOptions = tags.data ?? [];
+  const segmentOptions = (segments.data ?? []).map((g) => ({ id: g.id, name: g.name }));
   const trigger =
     a.trigger_kind === 'list'
       ? `When someone joins ${listOptions.find((l) => l.id === a.trigger_list_id)?.name ?? 'a list'}`
@@ -92,6 +95,7 @@ function EditorContent({ id }: { id: string }) {
           canRun={can('send-campaigns')}
           lists={listOptions}
           tags={tagOptions}
+          segments={segmentOptions}
           onSave={async (changes) => {
             const r = await writes.update(a.id, changes);
             return r.ok ? null : r.message;
@@ -128,6 +132,7 @@ function EditorContent({ id }: { id: string }) {
             editable={editable}
             lists={listOptions}
             tags={tagOptions}
+            segments={segmentOptions}
             onUpdate={async (stepId, values) => {
               const r = await writes.updateStep(stepId, values);
               return r.ok ? null : r.message;
@@ -142,6 +147,7 @@ function EditorContent({ id }: { id: string }) {
           <StepForm
             lists={listOptions}
             tags={tagOptions}
+            segments={segmentOptions}
             onCancel={() => setAdding(false)}
             onSave={async (values) => {
               const r = await writes.addStep(a.id, steps, values);
