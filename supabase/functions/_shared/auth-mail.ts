@@ -125,7 +125,8 @@ export const ROLE_WORDS: Record<string, string> = {
   viewer: 'a viewer (reading everything, changing nothing)',
 };
 
-interface Words {
+/** The words of one Auth email (or of the team notice, which reads like one). */
+export interface AuthLetter {
   subject: string;
   heading: string;
   /** Paragraphs before the button. */
@@ -135,7 +136,7 @@ interface Words {
   after: string[];
 }
 
-function words(email: AuthEmail, site: string): Words {
+function words(email: AuthEmail, site: string): AuthLetter {
   const codeNote = 'The link and the code work once, within an hour.';
   const linkNote = 'The link works once, within an hour.';
   switch (email.type) {
@@ -255,20 +256,35 @@ const CODE_TYPES: readonly AuthEmailType[] = ['magiclink', 'signup', 'reauthenti
 
 /** Subject, plain text and HTML of one Auth email. */
 export function renderAuthMail(site: AuthMailSite, email: AuthEmail): AuthMailContent {
-  const w = words(email, site.site_name);
   const code = CODE_TYPES.includes(email.type) ? email.code : '';
-  const codeLabel = email.link
-    ? 'On another device? Enter this code on the sign-in page instead:'
-    : 'Your code:';
+  return renderAuthLetter(site, words(email, site.site_name), {
+    link: email.link,
+    code,
+    codeLabel: email.link
+      ? 'On another device? Enter this code on the sign-in page instead:'
+      : 'Your code:',
+  });
+}
+
+/**
+ * A letter in the Auth emails' shape: heading, the paragraphs before the button, the button (to
+ * `link`), the code when there is one, the paragraphs after; the plain text says the same.
+ */
+export function renderAuthLetter(
+  site: AuthMailSite,
+  w: AuthLetter,
+  action: { link: string | null; code?: string; codeLabel?: string },
+): AuthMailContent {
+  const { link, code = '', codeLabel = '' } = action;
   const lines = [site.site_name, '', w.heading, '', ...w.intro.flatMap((p) => [p, ''])];
-  if (email.link && w.button) lines.push(`${w.button}: ${email.link}`, '');
+  if (link && w.button) lines.push(`${w.button}: ${link}`, '');
   if (code) lines.push(codeLabel, code, '');
   lines.push(...w.after.flatMap((p) => [p, '']));
   if (site.postal_address) lines.push('--', site.postal_address);
   const bodyHtml =
     `<h1 style="margin:0 0 16px;font-size:24px;line-height:32px;font-weight:700">${escapeHtml(w.heading)}</h1>` +
     w.intro.map(paragraph).join('') +
-    (email.link && w.button ? button(site, w.button, email.link) : '') +
+    (link && w.button ? button(site, w.button, link) : '') +
     (code ? codeBlock(code, codeLabel) : '') +
     w.after.map(paragraph).join('');
   return {
