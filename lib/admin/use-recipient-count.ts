@@ -1,6 +1,7 @@
 // The live recipient count of the campaign editor's list picker: read again when the chosen lists
 // change, and (debounced) whenever a subscription or a subscriber changes (the private topic
-// team:audience, lib/realtime/team-channel.ts).
+// team:audience, lib/realtime/team-channel.ts). The lists-plus-segments count of the same editor
+// (campaign-audience-use.ts) is read again on the same signal.
 import { useEffect, useMemo } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
@@ -16,7 +17,10 @@ export function recipientCountKey(listIds: string[]): string {
 }
 
 function isCountKey(key: unknown): boolean {
-  return typeof key === 'string' && key.startsWith('admin/campaigns/recipients');
+  return (
+    typeof key === 'string' &&
+    (key.startsWith('admin/campaigns/recipients') || key.startsWith('admin/campaigns/audience'))
+  );
 }
 
 export function useRecipientCount(listIds: string[]) {

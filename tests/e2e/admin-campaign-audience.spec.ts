@@ -45,17 +45,27 @@ test('a segment narrows a draft’s lists, and Send now names the narrowed count
   await expect(segments).toContainText(`2 recipients with segments: only those in ${segmentName}.`);
   // The count above the segments is who a send goes to, so it narrows too.
   await expect(page.getByTestId('recipient-count')).toHaveText('2 recipients');
+  // Live: one more VIP joins the list meanwhile, and the narrowed count follows without a reload.
+  const [late] = await insertRows<{ id: string }>('subscribers', [
+    { email: `vip-late-${run}@example.com` },
+  ]);
+  await insertRows('subscriptions', [
+    { subscriber_id: late!.id, list_id: list!.id, status: 'confirmed' },
+  ]);
+  await expect(page.getByTestId('recipient-count')).toHaveText('3 recipients');
+  await expect(segments).toContainText(`3 recipients with segments: only those in ${segmentName}.`);
   await expectNoAxeViolations(page, 'campaign audience', NOT_THE_PREVIEW);
   await screenshotsAtBothWidths(page, 'campaign-audience');
 
   await page.getByRole('button', { name: 'Send now' }).click();
   const confirm = page.getByRole('dialog', { name: 'Send this campaign now?' });
-  await expect(confirm).toContainText('2 recipients');
-  await confirm.getByRole('button', { name: 'Send to 2' }).click();
+  await expect(confirm).toContainText('3 recipients');
+  await confirm.getByRole('button', { name: 'Send to 3' }).click();
 
   await expect.poll(async () => (await campaignRow(id)).status, { timeout: 45_000 }).toBe('sent');
-  expect((await campaignRow(id)).recipients).toBe(2);
+  expect((await campaignRow(id)).recipients).toBe(3);
   await waitForMail(`vip-a-${run}@example.com`, subject);
   await waitForMail(`vip-b-${run}@example.com`, subject);
+  await waitForMail(`vip-late-${run}@example.com`, subject);
   expect(await mailsFor(`plain-${run}@example.com`)).toHaveLength(0);
 });
