@@ -1,7 +1,12 @@
 // Opt-in check that migrations pass as hosted Supabase's non-superuser `postgres`: what hosted
 // allows (storage policies, auth.users triggers, default privileges, session_replication_role)
-// passes; what needs a superuser fails the start naming file and line; off, nothing changes.
+// passes; what needs a superuser fails the start naming file and line; off, nothing changes; and
+// Postbox's own migrations and seed pass it (issue 25: "Postbox's own migrations must pass that
+// way in CI"), on PGlite and, in the second pass, on PostgreSQL 15.
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startEmulator } from '../index.js';
 import { startTestProject } from '../test-project.js';
 import { ensureHostedPostgresRole, HOSTED_POSTGRES_ROLE } from './hosted-role.js';
 
@@ -75,4 +80,29 @@ describe('checkAsHostedPostgres', () => {
       await project.stop();
     }
   }, 120_000);
+});
+
+describe('Postbox’s own migrations as hosted Supabase runs them', () => {
+  it('every migration and the seed pass as the non-superuser postgres hosted uses', async () => {
+    const emu = await startEmulator({
+      memory: true,
+      port: 0,
+      dbPort: null,
+      mailWebPort: 0,
+      mailSmtpPort: 0,
+      checkAsHostedPostgres: true,
+    });
+    try {
+      const dir = fileURLToPath(new URL('../../supabase/migrations', import.meta.url));
+      const files = readdirSync(dir).filter((f) => f.endsWith('.sql'));
+      const { rows } = await emu.db.query<{ n: number }>(
+        'select count(*)::int as n from supabase_migrations.schema_migrations',
+      );
+      expect(rows[0]!.n).toBe(files.length);
+      const seeded = await emu.db.query(`select 1 from public.lists where slug = 'newsletter'`);
+      expect(seeded.rows).toHaveLength(1);
+    } finally {
+      await emu.stop();
+    }
+  }, 300_000);
 });
