@@ -1,10 +1,11 @@
 // One subscriber's event history, newest first, as readable lines with when and how it happened,
-// who made a change and, for an edit, each field's old → new value.
+// who made a change and, for an edit, each field's old → new value; tags by their current names.
 import { eventActor, eventChanges } from '../../../lib/admin/event-changes';
-import { eventLabel, eventSource } from '../../../lib/admin/event-labels';
+import { eventLabel, eventSource, tagNamesFor } from '../../../lib/admin/event-labels';
 import { formatMoment } from '../../../lib/admin/format';
 import { EVENT_LIMIT } from '../../../lib/admin/subscriber';
 import { useSubscriberEvents } from '../../../lib/admin/use-subscriber';
+import { useTags } from '../../../lib/admin/use-tags';
 import { Card, ErrorState, LoadingState } from '../../ui';
 import styles from './Subscribers.module.css';
 
@@ -16,6 +17,9 @@ export function HistoryCard({
   listNames: Record<string, string>;
 }) {
   const events = useSubscriberEvents(subscriberId);
+  // Shared with the Tags card (one request); until it answers, events name the tag they recorded.
+  const tags = useTags();
+  const tagNames = tagNamesFor(events.data ?? [], tags.data ?? undefined);
   let body;
   if (events.error && !events.data) {
     body = (
@@ -41,7 +45,7 @@ export function HistoryCard({
             return (
               <li key={event.id} className={styles.historyItem}>
                 <span className={styles.historyWhat}>
-                  {eventLabel(event.type, event.data, listNames)}
+                  {eventLabel(event.type, event.data, listNames, tagNames)}
                 </span>
                 <time className={styles.historyWhen} dateTime={event.created_at}>
                   {formatMoment(event.created_at)}
