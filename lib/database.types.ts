@@ -1459,6 +1459,20 @@ export type Database = {
         Returns: Json
       }
       count_subscribers_matching: { Args: { p_rules?: Json }; Returns: number }
+      create_tag: {
+        Args: { p_name: string }
+        Returns: {
+          created_at: string
+          id: string
+          name: string
+        }
+        SetofOptions: {
+          from: "*"
+          to: "tags"
+          isOneToOne: true
+          isSetofReturn: false
+        }
+      }
       delete_subscriber_data: { Args: { p_subscriber: string }; Returns: Json }
       delete_tag: { Args: { p_tag: string }; Returns: number }
       deploy_hook_last_call: {
@@ -1943,6 +1957,7 @@ export type Database = {
         }
         Returns: Json
       }
+      tag_usage: { Args: { p_tag: string }; Returns: Json }
       take_confirmation_batch: {
         Args: {
           p_send: string

@@ -36,11 +36,13 @@ const SIGNED_IN_CALLABLE = [
   'waitlist_ranking',
   // Tags and segments (issue 24): under the caller's RLS; the writers check the role too.
   'campaign_audience_count',
+  'create_tag',
   'delete_tag',
   'preview_subscribers_matching',
   'rename_tag',
   'tag_counts',
   'tag_subscribers',
+  'tag_usage',
   // Automations (issue 24): enrolling a segment by hand checks for an admin itself.
   'enrol_in_automation',
   // The deploy hook (issue 22): each answers only the owner (checked inside).
