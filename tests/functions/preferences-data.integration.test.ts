@@ -11,6 +11,7 @@ import {
   startFunctionsEmulator,
 } from './kit';
 import { preferencesPerson, type Person } from './preferences-kit';
+import { newAutomation } from '../automations/kit';
 
 let emu: RunningEmulator;
 
@@ -97,6 +98,7 @@ describe('POST action export', () => {
       ['confirmed', 'early-access'],
     ]);
     expect(data.deliveries).toEqual([]);
+    expect(data.automations).toEqual([]);
     // Nothing identifies the referrer or the person this subscriber referred.
     const text = JSON.stringify(res.body);
     for (const other of [referrer, referred]) {
@@ -105,6 +107,84 @@ describe('POST action export', () => {
     }
     expect(text).not.toContain('ada@example.com');
     expect(await eventsOf(who)).toEqual([{ type: 'exported', list: null, source: 'preferences' }]);
+  });
+  it('includes their automation progress: which, state, current step, started, finished, emails', async () => {
+    const who = await person({ newsletter: 'confirmed' });
+    const done = await newAutomation(emu, {
+      name: 'Welcome series',
+      trigger: 'manual',
+      steps: [
+        { kind: 'email', subject: 'Welcome', body_md: 'Hi.' },
+        { kind: 'wait', wait_seconds: 3600 },
+        { kind: 'email', subject: 'Day two', body_md: 'Again.' },
+      ],
+    });
+    const running = await newAutomation(emu, {
+      name: 'Onboarding',
+      trigger: 'manual',
+      steps: [
+        { kind: 'wait', wait_seconds: 86400 },
+        { kind: 'email', subject: 'Tips for {{ subscriber.first_name }}', body_md: 'Tips.' },
+      ],
+    });
+    // Arranged as the engine leaves them: one finished with its two emails, one at its email step.
+    await sql(
+      emu,
+      `insert into public.automation_enrolments
+         (automation_id, subscriber_id, step_id, state, due_at, enrolled_at, finished_at)
+       values ($1, $3, (select id from public.automation_steps where automation_id = $1 and position = 3),
+               'completed', '2026-11-20T10:00:00Z', '2026-11-20T09:00:00Z', '2026-11-20T10:00:00Z'),
+              ($2, $3, (select id from public.automation_steps where automation_id = $2 and position = 2),
+               'active', '2026-11-22T09:00:00Z', '2026-11-21T09:00:00Z', null)`,
+      [done, running, who.id],
+    );
+    await sql(
+      emu,
+      `insert into public.automation_sends (automation_id, step_id, subscriber_id, round, status, attempts, sent_at, created_at)
+       select $1, s.id, $2, 1, 'sent', 1, t, t
+         from public.automation_steps s
+         join (values (1, timestamptz '2026-11-20T09:00:00Z'), (3, timestamptz '2026-11-20T10:00:00Z')) v(p, t)
+           on v.p = s.position
+        where s.automation_id = $1`,
+      [done, who.id],
+    );
+    const res = await post({ token: who.token, action: 'export' });
+    expect(res.status).toBe(200);
+    const at = (iso: string) => new Date(iso).getTime();
+    const automations = res.body.data.automations as Array<Record<string, unknown>>;
+    expect(
+      automations.map((a) => ({
+        ...a,
+        started_at: at(a.started_at as string),
+        finished_at: a.finished_at ? at(a.finished_at as string) : null,
+      })),
+    ).toMatchObject([
+      {
+        automation: 'Welcome series',
+        state: 'completed',
+        exit_reason: null,
+        round: 1,
+        steps: 3,
+        started_at: at('2026-11-20T09:00:00Z'),
+        finished_at: at('2026-11-20T10:00:00Z'),
+        current_step: null,
+        emails: [
+          { subject: 'Welcome', status: 'sent', round: 1 },
+          { subject: 'Day two', status: 'sent', round: 1 },
+        ],
+      },
+      {
+        automation: 'Onboarding',
+        state: 'active',
+        steps: 2,
+        started_at: at('2026-11-21T09:00:00Z'),
+        finished_at: null,
+        current_step: { number: 2, kind: 'email', subject: 'Tips for {{ subscriber.first_name }}' },
+        emails: [],
+      },
+    ]);
+    // Nobody else's progress.
+    expect(JSON.stringify(res.body)).not.toContain('ada@example.com');
   });
 });
 
