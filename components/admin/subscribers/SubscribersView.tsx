@@ -24,6 +24,8 @@ import {
 } from '../../../lib/admin/use-subscribers';
 import { rulesForIds, rulesFromFilters, type RuleGroup } from '../../../lib/admin/subscriber-rules';
 import { useExportSubscribers } from '../../../lib/admin/use-export';
+import { useSegments } from '../../../lib/admin/use-segments';
+import { useTags } from '../../../lib/admin/use-tags';
 import { useAdmin } from '../AdminContext';
 import { Button, Card, EmptyState, ErrorState, LoadingState } from '../../ui';
 import { BulkActions, BulkResultMessage, type BulkResult } from './BulkActions';
@@ -49,6 +51,12 @@ export function SubscribersView() {
   const [exportTotal, setExportTotal] = useState<number | null>(null);
 
   const lists = useListOptions();
+  // The filter bar gains a Tag and a Segment select when there are any; it waits for them (and the
+  // lists), so it appears once at its final height instead of pushing the table down a row when
+  // they answer (CLS 0.35 at 1280 px with a segment saved).
+  const tags = useTags();
+  const segments = useSegments();
+  const barReady = [lists, tags, segments].every((q) => q.data !== undefined || q.error);
   const page = useSubscribers(filters, cursor);
   const count = useSubscriberCount(filters);
   const listNames = useMemo(
@@ -266,8 +274,18 @@ export function SubscribersView() {
       </div>
       <BulkResultMessage result={result} />
       <Card flush>
-        <SubscriberFilterBar filters={filters} lists={lists.data ?? []} onChange={changeFilters} />
-        {body}
+        {barReady ? (
+          <>
+            <SubscriberFilterBar
+              filters={filters}
+              lists={lists.data ?? []}
+              onChange={changeFilters}
+            />
+            {body}
+          </>
+        ) : (
+          <LoadingState label="Loading subscribers…" />
+        )}
       </Card>
     </div>
   );
