@@ -1,6 +1,6 @@
 // Share & embed for one public list: the options (button text, theme), the live preview, the
 // subscribe link with its QR code, the iframe snippet and the no-JavaScript form snippet.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { SUPABASE_URL } from '../../../lib/config';
 import { Card, SelectField, TextField } from '../../ui';
 import {
@@ -28,9 +28,11 @@ const THEME_LABELS: Record<EmbedTheme, string> = {
 };
 
 export default function SharePanel({ list }: { list: ShareList }) {
-  // The site's own address: this admin runs on it, so links and snippets point here.
-  const [origin, setOrigin] = useState('');
-  useEffect(() => setOrigin(window.location.origin), []);
+  // The site's own address: this admin runs on it, so links and snippets point here. Read in the
+  // first render (the panel only mounts in the browser, once the lists are in), so the QR code and
+  // the preview are there from the start instead of pushing the embed card down a frame later
+  // (CLS 0.08 at 390 px).
+  const [origin] = useState(() => (typeof window === 'undefined' ? '' : window.location.origin));
   const [buttonText, setButtonText] = useState(DEFAULT_BUTTON_TEXT);
   const [theme, setTheme] = useState<EmbedTheme>('auto');
   const options = { list: list.slug, buttonText: parseButtonText(buttonText), theme };
