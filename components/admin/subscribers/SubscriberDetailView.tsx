@@ -14,6 +14,7 @@ import {
   useSubscriber,
 } from '../../../lib/admin/use-subscriber';
 import { useListOptions } from '../../../lib/admin/use-subscribers';
+import { useSubscriberTags } from '../../../lib/admin/use-tags';
 import { toQueryError } from '../../../lib/use-query';
 import { useAdmin } from '../AdminContext';
 import {
@@ -54,6 +55,11 @@ export function SubscriberDetailView({ id }: { id: string }) {
   const router = useRouter();
   const subscriber = useSubscriber(id);
   const lists = useListOptions();
+  // Read with the subscriber, and waited for: the lists add rows to the Lists card (admins see the
+  // lists to add them to) and the tags fill the Tags card, so arriving later they pushed the cards
+  // below down (CLS 0.019 at 1280 px). A failed read shows in its card.
+  const tags = useSubscriberTags(id);
+  const partsAnswered = [lists, tags].every((query) => query.data !== undefined || query.error);
   const setStatus = useSetSubscriberStatus();
   const remove = useDeleteSubscriber();
   const [confirming, setConfirming] = useState(false);
@@ -80,7 +86,9 @@ export function SubscriberDetailView({ id }: { id: string }) {
       />
     );
   }
-  if (subscriber.data === undefined) return <LoadingState label="Loading subscriber…" />;
+  if (subscriber.data === undefined || (subscriber.data && !partsAnswered)) {
+    return <LoadingState label="Loading subscriber…" />;
+  }
   const detail = subscriber.data;
   if (detail === null) {
     return (
