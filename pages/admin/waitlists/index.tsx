@@ -4,7 +4,7 @@
 // Places update live on the waitlist's public topic.
 import { DoorOpen, Radio } from 'lucide-react';
 import { useRouter } from 'next/router';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import styles from '../../../components/admin/ListsPage.module.css';
 import { LetInDialog } from '../../../components/admin/waitlists/LetInDialog';
@@ -28,6 +28,7 @@ import {
   useWaitlistRanking,
   WAITLIST_PAGE_SIZE,
 } from '../../../lib/admin/use-waitlist-admin';
+import { useRewards } from '../../../lib/admin/waitlist-rewards';
 
 function WaitlistsContent() {
   const router = useRouter();
@@ -46,6 +47,15 @@ function WaitlistsContent() {
   const [welcomeSend, setWelcomeSend] = useState<string | null>(null);
   const ranking = useWaitlistRanking(current, search.trim(), page);
   const { letIn, pending } = useLetIn();
+  // The line and the rewards card below it appear together once both have answered, so the card
+  // is not pushed down when the table replaces "Loading the line…" (CLS 0.017 at 390 px). Later
+  // reads (a search, another page) only change the table.
+  const rewards = useRewards(current?.id ?? null);
+  const answered = Boolean(ranking.data || ranking.error) && Boolean(rewards.data || rewards.error);
+  const [settled, setSettled] = useState(false);
+  useEffect(() => {
+    if (answered) setSettled(true);
+  }, [answered]);
 
   if (lists.error) {
     return (
@@ -64,6 +74,8 @@ function WaitlistsContent() {
       </EmptyState>
     );
   }
+
+  if (!answered && !settled) return <LoadingState label="Loading the line…" />;
 
   const data = ranking.data;
   const pages = data ? Math.max(1, Math.ceil(data.matches / WAITLIST_PAGE_SIZE)) : 1;
