@@ -150,7 +150,8 @@ function CampaignsContent({ filter }: { filter: CampaignFilter }) {
             <LayoutTemplate aria-hidden="true" />
             Templates
           </Link>
-          {rows && !(rows.length === 0 && filter === 'all') ? newButton : null}
+          {/* Also while loading, so the toolbar keeps its width (the empty state has its own). */}
+          {rows?.length === 0 && filter === 'all' ? null : newButton}
         </div>
       </div>
       {canWrite ? <TemplatePicker open={picking} onClose={() => setPicking(false)} /> : null}

@@ -180,7 +180,9 @@ function ListsContent() {
       ) : null}
       <Card
         title={data ? `All lists (${data.length})` : 'All lists'}
-        actions={data && data.length > 0 ? newButton : null}
+        // Also while loading: the button sets the heading row's height, and appearing with the
+        // lists it pushed the table down (CLS 0.011 at 390 px). The empty state has its own.
+        actions={data?.length === 0 ? null : newButton}
         flush
       >
         {body}
