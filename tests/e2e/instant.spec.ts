@@ -3,69 +3,16 @@
 // while their data loads (a layout-shift PerformanceObserver in Chromium, at desktop and phone width).
 // Needs out/ built by `scripts/build-site.ts --emulator` (npm test does).
 import { randomUUID } from 'node:crypto';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { firstLoadJs, isPublicRoute, overBudget } from '../../lib/build/first-load-js';
 import { renderCampaignPreviewHtml } from '../../lib/campaign-preview';
 import { sql } from './browser-client';
+import { expectSteady, recordShifts } from './layout-shift-kit';
 import { createTeamUser, signInWithPassword } from './team';
 
 const SITE_NAME = 'The Postbox Letter'; // supabase/seed.sql, read by the build (scripts/build-site.ts)
 /** What no public page may exceed (gzip KB), whatever else changes; see the budget test. */
 const PUBLIC_CEILING_KB = 145;
-/** Issue 22's goal for every route. */
-const MAX_SHIFT = 0.02;
-
-interface Shift {
-  value: number;
-  sources: string[];
-}
-
-/** Records every layout shift not caused by input, from the first paint on. */
-async function recordShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const shifts: Shift[] = [];
-    (window as unknown as { __shifts: Shift[] }).__shifts = shifts;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as Array<{
-        value: number;
-        hadRecentInput: boolean;
-        sources?: Array<{ node?: Node | null }>;
-      }>) {
-        if (entry.hadRecentInput) continue;
-        shifts.push({
-          value: entry.value,
-          sources: (entry.sources ?? []).map((source) => {
-            const node = source.node as Element | null | undefined;
-            return node ? `${node.nodeName}.${String(node.className ?? '')}` : '?';
-          }),
-        });
-      }
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-}
-
-/** The shifts so far, once the page has loaded its data and painted twice more. */
-async function shiftsOf(page: Page): Promise<{ total: number; shifts: Shift[] }> {
-  await page.waitForLoadState('networkidle');
-  const shifts = await page.evaluate(
-    () =>
-      new Promise<Shift[]>((resolve) =>
-        requestAnimationFrame(() =>
-          requestAnimationFrame(() =>
-            resolve((window as unknown as { __shifts: Shift[] }).__shifts),
-          ),
-        ),
-      ),
-  );
-  return { total: shifts.reduce((sum, s) => sum + s.value, 0), shifts };
-}
-
-async function expectSteady(page: Page, path: string, ready: (page: Page) => Promise<void>) {
-  await page.goto(path);
-  await ready(page);
-  const { total, shifts } = await shiftsOf(page);
-  expect(total, `${path} shifted: ${JSON.stringify(shifts)}`).toBeLessThanOrEqual(MAX_SHIFT);
-}
 
 test('the exported HTML of / names the site before any script runs; public JS within budget', async ({
   request,
