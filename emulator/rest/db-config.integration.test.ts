@@ -155,6 +155,116 @@ describe('explain (pgrst.db_plan_enabled)', () => {
       'application/vnd.pgrst.plan+text; for="application/json"; charset=utf-8',
     );
   });
+
+  // PostgREST's PlanSpec "writes plans": 200, the plan media type, the mutation's plan; without
+  // analyze nothing runs, with it the write runs and commits unless the transaction rolls back.
+  const names = async (like: string) =>
+    (
+      (await get(`/items?select=name&name=like.${like}*&order=name`)).body as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
+
+  it('answers the plan of an insert, an update and a delete without running them', async () => {
+    const insert = await f.rest('/items', {
+      method: 'POST',
+      ...jsonRequest({ name: 'plan-insert' }, 'return=representation', { Accept: PLAN_JSON }),
+    });
+    expect(insert.status).toBe(200);
+    expect(insert.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+json; for="application/json"; charset=utf-8',
+    );
+    const [plan] = (await insert.json()) as Array<{ Plan: { 'Total Cost': number } }>;
+    expect(plan!.Plan['Total Cost']).toBeGreaterThan(0);
+    expect(JSON.stringify(plan)).toContain('"Operation":"Insert"');
+    expect(await names('plan-')).toEqual([]);
+
+    await f.rest('/items', { method: 'POST', ...jsonRequest({ name: 'plan-kept' }) });
+    const update = await f.rest('/items?name=eq.plan-kept', {
+      method: 'PATCH',
+      ...jsonRequest({ name: 'plan-patched' }, undefined, {
+        Accept: 'application/vnd.pgrst.plan+text',
+      }),
+    });
+    expect(update.status).toBe(200);
+    expect(update.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+text; for="application/json"; charset=utf-8',
+    );
+    expect(await update.text()).toMatch(/Update on items/);
+
+    const del = await f.rest('/items?name=eq.plan-kept', {
+      method: 'DELETE',
+      headers: {
+        Prefer: 'return=representation',
+        Accept: 'application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object"',
+      },
+    });
+    expect(del.status).toBe(200);
+    expect(del.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+json; for="application/vnd.pgrst.object+json"; charset=utf-8',
+    );
+    expect(JSON.stringify(await del.json())).toContain('"Operation":"Delete"');
+    expect(await names('plan-')).toEqual(['plan-kept']);
+  });
+
+  it('runs the write with options=analyze: it commits, unless Prefer: tx=rollback', async () => {
+    const analyzed = await f.rest('/items?name=eq.plan-kept', {
+      method: 'PATCH',
+      ...jsonRequest({ name: 'plan-analyzed' }, undefined, {
+        Accept: 'application/vnd.pgrst.plan+text; options=analyze',
+      }),
+    });
+    expect(analyzed.status).toBe(200);
+    expect(analyzed.headers.get('content-type')).toBe(
+      'application/vnd.pgrst.plan+text; for="application/json"; options=analyze; charset=utf-8',
+    );
+    expect(await analyzed.text()).toMatch(/actual time=[\s\S]*Execution Time: .*\n$/);
+    expect(await names('plan-')).toEqual(['plan-analyzed']);
+
+    const rolledBack = await f.rest('/items?name=eq.plan-analyzed', {
+      method: 'DELETE',
+      headers: {
+        Prefer: 'tx=rollback',
+        Accept: 'application/vnd.pgrst.plan+json; options=analyze|verbose',
+      },
+    });
+    expect(rolledBack.status).toBe(200);
+    const [plan] = (await rolledBack.json()) as Array<{ Plan: { 'Actual Rows': number } }>;
+    expect(plan!.Plan['Actual Rows']).toBe(1);
+    expect(await names('plan-')).toEqual(['plan-analyzed']);
+
+    // supabase-js's .explain() on a write: the plan, not a 501 it would retry.
+    const { data, error } = await f.anon
+      .from('items')
+      .insert({ name: 'plan-js' })
+      .explain({ analyze: true });
+    expect(error).toBeNull();
+    expect(data as unknown as string).toMatch(/Insert on items/);
+    expect(await names('plan-')).toEqual(['plan-analyzed', 'plan-js']);
+  });
+
+  it('answers the plan of an upsert (PUT and merge-duplicates) and of an empty insert', async () => {
+    const put = await f.rest('/items?id=eq.900100', {
+      method: 'PUT',
+      ...jsonRequest({ id: 900100, name: 'plan-put' }, undefined, { Accept: PLAN_JSON }),
+    });
+    expect(put.status).toBe(200);
+    expect(JSON.stringify(await put.json())).toContain('"Operation":"Insert"');
+    const merge = await f.rest('/items', {
+      method: 'POST',
+      ...jsonRequest([{ id: 900101, name: 'plan-merge' }], 'resolution=merge-duplicates', {
+        Accept: PLAN_JSON,
+      }),
+    });
+    expect(merge.status).toBe(200);
+    const empty = await f.rest('/items', {
+      method: 'POST',
+      ...jsonRequest([], undefined, { Accept: PLAN_JSON }),
+    });
+    expect(empty.status).toBe(200);
+    expect(await names('plan-p')).toEqual([]);
+    expect(await names('plan-m')).toEqual([]);
+  });
 });
 
 describe('in-database config', () => {

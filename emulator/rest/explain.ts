@@ -62,6 +62,7 @@ export async function explainResponse(
   method: string,
 ): Promise<PlainResponse> {
   const opts = [`format ${plan.format}`, ...plan.options].join(', ');
+  const options = plan.options.length ? `; options=${plan.options.join('|')}` : '';
   const { rows } = await tx.query<{ 'QUERY PLAN': unknown }>(`explain (${opts}) ${sql}`, values);
   let body: string;
   if (plan.format === 'json') {
@@ -70,11 +71,26 @@ export async function explainResponse(
   } else {
     body = rows.map((r) => String(r['QUERY PLAN'])).join('\n');
   }
+  // Upstream joins the plan's rows with a newline after each, the one JSON row included.
+  body += '\n';
   return {
     status: 200,
     headers: {
-      'content-type': `application/vnd.pgrst.plan+${plan.format}; for="${plan.forType}"; charset=utf-8`,
+      'content-type': `application/vnd.pgrst.plan+${plan.format}; for="${forName(plan.forType)}"${options}; charset=utf-8`,
     },
     body: method === 'HEAD' ? null : body,
   };
+}
+
+/** The `for` type as upstream names it back (its MediaType's canonical form). */
+function forName(forType: string): string {
+  const [type = '', ...params] = forType.split(';').map((p) => p.trim().toLowerCase());
+  const stripped = params.includes('nulls=stripped') ? ';nulls=stripped' : '';
+  if (type === 'application/vnd.pgrst.object' || type === 'application/vnd.pgrst.object+json') {
+    return `application/vnd.pgrst.object+json${stripped}`;
+  }
+  if (type === 'application/vnd.pgrst.array+json') {
+    return stripped ? `application/vnd.pgrst.array+json${stripped}` : 'application/json';
+  }
+  return forType;
 }

@@ -209,12 +209,10 @@ export function createRestService({
       });
     }
     if (['POST', 'PATCH', 'DELETE', 'PUT'].includes(method)) {
-      if (plan) {
-        throw new RestError(501, 'PGRST501', 'The emulator does not implement EXPLAIN of writes');
-      }
+      // A plan of a write is its EXPLAIN (with analyze, the write runs and commits unless rolled back).
       return inTransaction((tx) => handleWrite({ ...request, tx }), {
-        oneQuery: writeIsOneQuery(method, prefs, shape, rollback),
-        prepare: true,
+        oneQuery: !plan && writeIsOneQuery(method, prefs, shape, rollback),
+        prepare: !plan,
       });
     }
     throw unsupportedMethod(method);

@@ -185,7 +185,10 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     const columns = insertColumns(rows, r.query.columns);
     checkColumns(r.table, columns);
     if (r.query.onConflict) checkColumns(r.table, r.query.onConflict);
-    if (rows.length === 0) return writeResponse(r, { total: null, page_total: 0, body: '[]' });
+    if (rows.length === 0) {
+      if (r.plan) return explainWrite(r, tx, emptyWrite(r.table), params.values, root);
+      return writeResponse(r, { total: null, page_total: 0, body: '[]' });
+    }
     const defaults =
       r.prefs.missing === 'default' && columns.length ? await columnDefaults(tx, r.table) : null;
     mutation = insertSql(r.table, params, { rows, json: rowsJson(r, rows) }, columns, {
@@ -218,6 +221,7 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     checkColumns(r.table, columns);
     if (columns.length === 0) {
       // Nothing to set: PostgREST answers as if no row matched.
+      if (r.plan) return explainWrite(r, tx, emptyWrite(r.table), params.values, root);
       return writeResponse(r, { total: null, page_total: 0, body: '[]' });
     }
     mutation = updateSql(r.table, params, body, columns, root.where, paging);
@@ -225,6 +229,10 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     mutation = deleteSql(r.table, root.where, paging);
   }
 
+  if (r.plan) {
+    const mutationReturning = `${mutation} returning pgrst_0.*`;
+    return explainWrite(r, tx, mutationReturning, params.values, root);
+  }
   const wantsBody = r.prefs.return === 'representation';
   let page: PageRow;
   if (!wantsBody && r.prefs.return !== 'headers-only') {
@@ -251,6 +259,36 @@ export async function handleWrite(r: TableRequest): Promise<PlainResponse> {
     page.inserted = page.page_total - (rows[0]?.updated ?? 0);
   }
   return writeResponse(r, page);
+}
+
+/** A write with nothing to write, as PostgREST plans it: the table's columns, no rows. */
+function emptyWrite(table: Table): string {
+  return `select pgrst_0.* from ${qualified(table)} as pgrst_0 where false`;
+}
+
+/**
+ * EXPLAIN of the whole statement the write sends (PostgREST explains its main write query: the
+ * mutation in a CTE and the body built from it). With `options=analyze` Postgres runs it, and
+ * the change commits like any write unless `Prefer: tx=rollback` or pgrst.db_tx_end say
+ * otherwise (upstream's docs, "Execution plan"); the checks that follow a write (max-affected,
+ * a singular body, PUT's key) are not made, as upstream answers a plan before them.
+ */
+function explainWrite(
+  r: TableRequest,
+  tx: Queryable,
+  mutationReturning: string,
+  values: unknown[],
+  root: ReturnType<typeof buildLevel>,
+): Promise<PlainResponse> {
+  const wantsBody = r.prefs.return === 'representation';
+  const columns = wantsBody ? renderColumns(root.columns) : 'pgrst_0.*';
+  const sql =
+    `with pgrst_source as (${mutationReturning}) ` +
+    `select null as total, count(pgrst_t)::int as page_total, ` +
+    `${wantsBody ? bodyExpr(r.shape) : "''"} as body ` +
+    `from (select ${columns} from pgrst_source as pgrst_0` +
+    `${r.method === 'POST' ? clause('order by', root.orderBy, ', ') : ''}) pgrst_t`;
+  return explainResponse(tx, sql, values, r.plan!, r.method);
 }
 
 function locationHeader(r: TableRequest, body: string): string | null {
