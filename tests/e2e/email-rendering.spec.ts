@@ -88,6 +88,43 @@ test('Settings → Emails: the preview is the test email; its links change nothi
   await screenshotsAtBothWidths(page, 'unsubscribe-test-email', 'public');
 });
 
+test('the campaign editor: the preview is the test email, tables and code included', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const editor = await createTeamUser('editor');
+  const subject = `Preview bytes ${Date.now()}`;
+  const campaign = await draftCampaign(subject, []);
+  await signInWithPassword(page, editor, `/admin/campaigns/edit/?id=${campaign}`);
+  const body = page.getByLabel('Body (Markdown)');
+  await expect(body).toHaveValue(/Hello from the e2e run/);
+  // What used to differ between a preview stylesheet and the inbox: a table, code, a quote, a
+  // button-like lone link, an image, and the footer.
+  await body.fill(
+    [
+      `# ${subject}`,
+      'A paragraph with **bold**, _italics_ and [a link](https://example.com/read).',
+      '| Plan | Price |\n| :--- | ---: |\n| Indie | $9 |\n| Team | $29 |',
+      '> A quoted line.',
+      '```\nconst answer = 42;\n```',
+      '[Read the whole thing](https://example.com/whole)',
+    ].join('\n\n'),
+  );
+  const frame = page.frameLocator('[data-testid="campaign-preview"]');
+  await expect(frame.getByText('$29', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: /Saved at|All changes saved/ }),
+  ).toBeVisible({
+    timeout: 10_000,
+  });
+  const preview = (await page.getByTestId('campaign-preview').getAttribute('srcdoc'))!;
+  await page.getByRole('button', { name: 'Send test' }).click();
+  await expect(page.getByText(`Test sent to ${editor.email}.`)).toBeVisible({ timeout: 15_000 });
+  const mail = await mailWith(editor.email, `[Test] ${subject}`);
+  expect(comparable(mail.html)).toBe(comparable(preview));
+  await emailShots(page, 'campaign-editor-test', mail.html);
+});
+
 /** A member's access token, from Auth's password grant (the test acting, not the page). */
 async function accessToken(user: TeamUser): Promise<string> {
   const response = await fetch(`${E2E_SUPABASE_URL}/auth/v1/token?grant_type=password`, {
