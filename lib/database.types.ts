@@ -686,6 +686,7 @@ export type Database = {
       }
       events: {
         Row: {
+          automation_step_id: string | null
           campaign_id: string | null
           created_at: string
           data: Json
@@ -694,6 +695,7 @@ export type Database = {
           type: string
         }
         Insert: {
+          automation_step_id?: string | null
           campaign_id?: string | null
           created_at?: string
           data?: Json
@@ -702,6 +704,7 @@ export type Database = {
           type: string
         }
         Update: {
+          automation_step_id?: string | null
           campaign_id?: string | null
           created_at?: string
           data?: Json
@@ -1128,10 +1131,16 @@ export type Database = {
         Row: {
           active: number | null
           automation_id: string | null
+          bounced: number | null
+          clicks: number | null
           completed: number | null
           exited: number | null
           failed: number | null
+          opens: number | null
           sent: number | null
+          unique_clicks: number | null
+          unique_opens: number | null
+          unsubscribed: number | null
         }
         Relationships: []
       }
@@ -1139,26 +1148,16 @@ export type Database = {
         Row: {
           active: number | null
           automation_id: string | null
+          bounced: number | null
+          clicks: number | null
           exited: number | null
           failed: number | null
+          opens: number | null
           sent: number | null
           step_id: string | null
-        }
-        Insert: {
-          active?: never
-          automation_id?: string | null
-          exited?: never
-          failed?: never
-          sent?: never
-          step_id?: string | null
-        }
-        Update: {
-          active?: never
-          automation_id?: string | null
-          exited?: never
-          failed?: never
-          sent?: never
-          step_id?: string | null
+          unique_clicks: number | null
+          unique_opens: number | null
+          unsubscribed: number | null
         }
         Relationships: [
           {
@@ -1644,6 +1643,15 @@ export type Database = {
         Args: { p_results: Json; p_max_attempts?: number }
         Returns: Json
       }
+      record_automation_tracking_event: {
+        Args: {
+          p_type: string
+          p_subscriber: string
+          p_step: string
+          p_data: Json
+        }
+        Returns: boolean
+      }
       record_confirmation_batch: {
         Args: {
           p_send: string
@@ -1979,6 +1987,15 @@ export type Database = {
       test_deploy_hook: { Args: never; Returns: number }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
+        Returns: Json
+      }
+      unsubscribe_with_automation: {
+        Args: {
+          p_subscriber: string
+          p_lists: string[]
+          p_source: string
+          p_step: string
+        }
         Returns: Json
       }
       unsubscribe_with_campaign: {

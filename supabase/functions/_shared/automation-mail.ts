@@ -1,12 +1,15 @@
 // One automation email for one subscriber (issue 24): the step's subject, preheader and Markdown
 // body compiled once per run by the shared renderer (lib/email-render: merge tags, layout, footer),
 // rendered with the reader's values, with the same list headers as a campaign. The unsubscribe link
-// names the trigger list (a list-triggered automation), else every list the reader is confirmed on.
+// names the trigger list (a list-triggered automation), else every list the reader is confirmed on,
+// and the step (its unsubscribes count for it); with tracking on, the pixel and click links name
+// the step too (campaign-tracking.ts).
 import { adminClient } from './db.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { formatAddress, type OutgoingMail } from './mail.ts';
 import { compiledCampaign } from './campaign-mail.ts';
+import { loadTracking, trackedBodyHtml, type TrackingSettings } from './campaign-tracking.ts';
 import { listUnsubscribeHeaders, subscriberLinks, type MailSettings } from './subscriber-mail.ts';
 import {
   recipientScope,
@@ -22,6 +25,8 @@ export interface AutomationStepContext {
   /** The trigger list of a list-triggered automation, else null (the reader's own lists). */
   triggerList: { id: string; slug: string } | null;
   settings: MailSettings;
+  /** The tracking switches when the step was loaded (once per process-queue run and step). */
+  tracking: TrackingSettings;
 }
 
 export interface AutomationRecipient {
@@ -78,6 +83,7 @@ export async function loadStepContext(
     compiled: compiledCampaign(source, settings),
     triggerList: list,
     settings,
+    tracking: await loadTracking(),
   };
 }
 
@@ -115,7 +121,7 @@ export function automationMail(
   const listIds = context.triggerList
     ? [context.triggerList.id]
     : recipient.subscriptions.filter((s) => s.status === 'confirmed').map((s) => s.list_id);
-  const links = subscriberLinks(recipient.id, listIds);
+  const links = subscriberLinks(recipient.id, listIds, undefined, context.stepId);
   const site = { name: settings.site_name, url: env.siteUrl() };
   const rendered = renderCampaign(
     context.compiled,
@@ -125,6 +131,14 @@ export function automationMail(
       subject: context.subject,
       links: { unsubscribe: links.unsubscribe, preferences: links.preferences, web: '' },
     }),
+    {
+      trackBody: (html: string) =>
+        trackedBodyHtml(html, {
+          source: { stepId: context.stepId },
+          subscriberId: recipient.id,
+          tracking: context.tracking,
+        }),
+    },
   );
   const host = new URL(env.siteUrl()).hostname;
   const slug = context.triggerList?.slug;

@@ -212,7 +212,7 @@ export function renderForRecipient(
   const trackBody = campaignId
     ? (html: string) =>
         trackedBodyHtml(html, {
-          campaignId,
+          source: { campaignId },
           subscriberId: recipient.id,
           tracking: context.tracking,
         })

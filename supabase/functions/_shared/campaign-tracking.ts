@@ -1,6 +1,6 @@
-// Opt-in open and click tracking of campaign messages (settings.track_opens / track_clicks): the
-// signed pixel and click links campaign-mail.ts puts into each message, and the checks the `track`
-// function makes on them.
+// Opt-in open and click tracking of campaign and automation messages (settings.track_opens /
+// track_clicks): the signed pixel and click links campaign-mail.ts and automation-mail.ts put into
+// each message, and the checks the `track` function makes on them.
 import { createHash } from 'node:crypto';
 import { adminClient } from './db.ts';
 import { env } from './env.ts';
@@ -34,16 +34,26 @@ export function urlHash(url: string): string {
   return createHash('sha256').update(url).digest('base64url');
 }
 
-export function openPixelUrl(campaignId: string, subscriberId: string): string {
-  const token = signToken({ p: 'open', s: subscriberId, c: campaignId });
+/**
+ * What sent the message: a campaign (`c` in the token) or an automation's email step (`a`), so the
+ * event counts in that campaign's or that step's report.
+ */
+export type TrackSource = { campaignId: string } | { stepId: string };
+
+function sourceClaim(source: TrackSource): { c: string } | { a: string } {
+  return 'campaignId' in source ? { c: source.campaignId } : { a: source.stepId };
+}
+
+export function openPixelUrl(source: TrackSource, subscriberId: string): string {
+  const token = signToken({ p: 'open', s: subscriberId, ...sourceClaim(source) });
   return `${env.functionUrl('track')}?t=${token}`;
 }
 
-export function clickUrl(campaignId: string, subscriberId: string, url: string): string {
+export function clickUrl(source: TrackSource, subscriberId: string, url: string): string {
   const token = signToken({
     p: 'click',
     s: subscriberId,
-    c: campaignId,
+    ...sourceClaim(source),
     h: urlHash(url),
   });
   return `${env.functionUrl('track')}?t=${token}&u=${encodeURIComponent(url)}`;
@@ -78,15 +88,16 @@ function keepAsIs(url: string): boolean {
 const LINK = /(<a\b[^>]*?\shref=")([^"]*)(")/gi;
 
 /**
- * The campaign body for one recipient: with click tracking, every http(s) link goes through
- * `track` with a token binding campaign, subscriber and URL; with open tracking, a 1×1 pixel is
- * appended. Only the HTML part: the plain-text part keeps the original links.
+ * The message body for one recipient: with click tracking, every http(s) link goes through
+ * `track` with a token binding campaign (or automation step), subscriber and URL; with open
+ * tracking, a 1×1 pixel is appended. Only the HTML part: the plain-text part keeps the original
+ * links.
  */
 export function trackedBodyHtml(
   html: string,
-  message: { campaignId: string; subscriberId: string; tracking: TrackingSettings },
+  message: { source: TrackSource; subscriberId: string; tracking: TrackingSettings },
 ): string {
-  const { campaignId, subscriberId, tracking } = message;
+  const { source, subscriberId, tracking } = message;
   let out = html;
   if (tracking.clicks) {
     const parts: string[] = [];
@@ -94,7 +105,7 @@ export function trackedBodyHtml(
     for (const match of html.matchAll(LINK)) {
       const url = decodeAttribute(match[2]!);
       parts.push(html.slice(last, match.index), match[1]!);
-      parts.push(keepAsIs(url) ? match[2]! : escapeHtml(clickUrl(campaignId, subscriberId, url)));
+      parts.push(keepAsIs(url) ? match[2]! : escapeHtml(clickUrl(source, subscriberId, url)));
       parts.push(match[3]!);
       last = match.index! + match[0].length;
     }
@@ -102,7 +113,7 @@ export function trackedBodyHtml(
     out = parts.join('');
   }
   if (tracking.opens) {
-    const src = escapeHtml(openPixelUrl(campaignId, subscriberId));
+    const src = escapeHtml(openPixelUrl(source, subscriberId));
     out +=
       `<img src="${src}" width="1" height="1" alt="" ` +
       `style="display:block;width:1px;height:1px;border:0;overflow:hidden">`;
@@ -113,7 +124,7 @@ export function trackedBodyHtml(
 export interface TrackToken {
   kind: 'open' | 'click';
   subscriberId: string;
-  campaignId: string;
+  source: TrackSource;
   /** Clicks: the URL the token was signed for. */
   url?: string;
 }
@@ -125,14 +136,21 @@ export interface TrackToken {
  */
 export function readTrackToken(token: unknown, url: string | null): TrackToken {
   const payload = verifyToken(token, url === null ? 'open' : 'click');
-  if (!isUuid(payload.s) || !isUuid(payload.c)) {
+  // Exactly one of `c` (a campaign's message) and `a` (an automation step's).
+  const source: TrackSource | null =
+    isUuid(payload.c) && payload.a === undefined
+      ? { campaignId: payload.c }
+      : isUuid(payload.a) && payload.c === undefined
+        ? { stepId: payload.a }
+        : null;
+  if (!isUuid(payload.s) || !source) {
     throw new AppError('token_invalid');
   }
-  if (url === null) return { kind: 'open', subscriberId: payload.s, campaignId: payload.c };
+  if (url === null) return { kind: 'open', subscriberId: payload.s, source };
   if (typeof payload.h !== 'string' || !/^https?:\/\//i.test(url) || payload.h !== urlHash(url)) {
     throw new AppError('token_invalid');
   }
-  return { kind: 'click', subscriberId: payload.s, campaignId: payload.c, url };
+  return { kind: 'click', subscriberId: payload.s, source, url };
 }
 
 /**

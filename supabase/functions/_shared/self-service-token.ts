@@ -11,6 +11,8 @@ export interface SelfServiceToken {
   listIds: string[] | null;
   /** The campaign whose email carried an unsubscribe link (older links have none). */
   campaignId: string | null;
+  /** The automation email step whose email carried an unsubscribe link, or null. */
+  stepId: string | null;
 }
 
 export function readSelfServiceToken(
@@ -20,16 +22,21 @@ export function readSelfServiceToken(
   const payload = verifyToken(token, purpose);
   if (!isUuid(payload.s)) throw new AppError('token_invalid');
   if (purpose === 'preferences')
-    return { subscriberId: payload.s, listIds: null, campaignId: null };
+    return { subscriberId: payload.s, listIds: null, campaignId: null, stepId: null };
   if (payload.c !== undefined && !isUuid(payload.c)) {
     throw new AppError('token_invalid');
   }
+  if (payload.a !== undefined && (!isUuid(payload.a) || payload.c !== undefined)) {
+    throw new AppError('token_invalid');
+  }
   const campaignId = payload.c ?? null;
-  if (payload.l === undefined) return { subscriberId: payload.s, listIds: null, campaignId };
+  const stepId = payload.a ?? null;
+  if (payload.l === undefined)
+    return { subscriberId: payload.s, listIds: null, campaignId, stepId };
   if (!Array.isArray(payload.l) || payload.l.length === 0 || !payload.l.every(isUuid)) {
     throw new AppError('token_invalid');
   }
-  return { subscriberId: payload.s, listIds: payload.l, campaignId };
+  return { subscriberId: payload.s, listIds: payload.l, campaignId, stepId };
 }
 
 /** The token from the query string, or from a JSON body (which wins when both are given). */

@@ -35,18 +35,20 @@ export interface SubscriberLinks {
 
 /**
  * Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe and
- * `campaignId` names the campaign an unsubscribe through them is counted for.
+ * `campaignId` names the campaign an unsubscribe through them is counted for, or `stepId` the
+ * automation email step.
  */
 export function subscriberLinks(
   subscriberId: string,
   listIds?: string[],
   campaignId?: string,
+  stepId?: string,
 ): SubscriberLinks {
   const unsubscribe = signToken({
     p: 'unsubscribe',
     s: subscriberId,
     ...(listIds?.length ? { l: listIds } : {}),
-    ...(campaignId ? { c: campaignId } : {}),
+    ...(campaignId ? { c: campaignId } : stepId ? { a: stepId } : {}),
   });
   const preferences = signToken({ p: 'preferences', s: subscriberId });
   const site = env.siteUrl();

@@ -6,7 +6,8 @@ import { AppError } from './errors.ts';
 import { env } from './env.ts';
 
 /**
- * `open` and `click`: the tracking pixel and link redirect of one campaign message (track); `web`:
+ * `open` and `click`: the tracking pixel and link redirect of one campaign or automation message
+ * (track); `web`:
  * a campaign's web version (web-version), the same for every reader (`s` is empty).
  */
 export type TokenPurpose = 'confirm' | 'unsubscribe' | 'preferences' | 'open' | 'click' | 'web';
@@ -24,6 +25,8 @@ export interface TokenPayload {
   n?: string;
   /** Campaign id: the campaign whose email carried the link (unsubscribe, open, click). */
   c?: string;
+  /** Automation email step id: the step whose email carried the link (unsubscribe, open, click). */
+  a?: string;
   /** Click links: SHA-256 (base64url) of the target URL, so only that URL is redirected to. */
   h?: string;
 }

@@ -1,6 +1,7 @@
 // The track function's answers: `?t=` alone is the open pixel (a 1×1 transparent GIF), `?t=&u=`
 // a click (302 to `u` only when the token was signed for exactly that URL). Both record an
-// event through record_tracking_event, which writes only while the matching setting is on, so
+// event through record_tracking_event (a campaign's message) or record_automation_tracking_event
+// (an automation step's), which write only while the matching setting is on, so
 // links in old messages keep working after tracking is switched off.
 import { rpc } from '../_shared/db.ts';
 import { CORS_HEADERS } from '../_shared/http.ts';
@@ -48,16 +49,20 @@ export async function handleTrack(req: Request): Promise<Response> {
   });
 }
 
-/** Records the event; a failure is logged and the reader still gets the image or the page. */
+/**
+ * Records the event for the campaign or the automation step the token names; a failure is logged
+ * and the reader still gets the image or the page.
+ */
 async function record(token: TrackToken, userAgent: string | null): Promise<void> {
+  const event = {
+    p_type: token.kind === 'open' ? 'opened' : 'clicked',
+    p_subscriber: token.subscriberId,
+    p_data: token.kind === 'open' ? { machine: isMachineUserAgent(userAgent) } : { url: token.url },
+  };
   try {
-    await rpc('record_tracking_event', {
-      p_type: token.kind === 'open' ? 'opened' : 'clicked',
-      p_subscriber: token.subscriberId,
-      p_campaign: token.campaignId,
-      p_data:
-        token.kind === 'open' ? { machine: isMachineUserAgent(userAgent) } : { url: token.url },
-    });
+    if ('campaignId' in token.source)
+      await rpc('record_tracking_event', { ...event, p_campaign: token.source.campaignId });
+    else await rpc('record_automation_tracking_event', { ...event, p_step: token.source.stepId });
   } catch (error) {
     console.error('recording a tracking event failed', error);
   }

@@ -1,12 +1,16 @@
 // The unsubscribe function's requests: GET shows and never changes anything (link scanners follow
 // links); a form POST is the RFC 8058 one-click unsubscribe; a JSON POST is the page's buttons.
-// A link from a campaign email names its campaign, so the unsubscribed events count for it. An
-// unsubscribe token can unsubscribe and undo that, nothing more.
+// A link from a campaign or automation email names its campaign or step, so the unsubscribed
+// events count for it. An unsubscribe token can unsubscribe and undo that, nothing more.
 import { rpc } from '../_shared/db.ts';
 import { invalidInput } from '../_shared/errors.ts';
 import { json, MAX_JSON_BYTES, readJsonObject, readText } from '../_shared/http.ts';
 import { maskEmail } from './mask.ts';
-import { readSelfServiceToken, tokenFrom } from '../_shared/self-service-token.ts';
+import {
+  readSelfServiceToken,
+  tokenFrom,
+  type SelfServiceToken,
+} from '../_shared/self-service-token.ts';
 import { isTestSubscriber } from '../_shared/subscriber-mail.ts';
 
 /** A test email's link (subscriber-mail.ts): recognised, and nothing is changed. */
@@ -56,13 +60,22 @@ async function oneClick(req: Request): Promise<Response> {
   }
   const token = readSelfServiceToken(tokenFrom(req), 'unsubscribe');
   if (isTestSubscriber(token.subscriberId)) return json(TEST_ANSWER);
-  await rpc('unsubscribe_with_campaign', {
-    p_subscriber: token.subscriberId,
-    p_lists: token.listIds,
-    p_source: 'one-click',
-    p_campaign: token.campaignId,
-  });
+  await unsubscribe(token, 'one-click');
   return json({ status: 'unsubscribed' });
+}
+
+/**
+ * Unsubscribes from the token's lists; the unsubscribed events count for the campaign or the
+ * automation step whose email carried the link (unsubscribe_with_campaign / _with_automation).
+ */
+function unsubscribe(token: SelfServiceToken, source: string): Promise<UnsubscribeView> {
+  const common = { p_subscriber: token.subscriberId, p_lists: token.listIds, p_source: source };
+  return token.stepId
+    ? rpc<UnsubscribeView>('unsubscribe_with_automation', { ...common, p_step: token.stepId })
+    : rpc<UnsubscribeView>('unsubscribe_with_campaign', {
+        ...common,
+        p_campaign: token.campaignId,
+      });
 }
 
 /** The page's buttons: `{token, action: "unsubscribe" | "resubscribe"}` (token may be in the query). */
@@ -76,12 +89,7 @@ async function pageAction(req: Request): Promise<Response> {
   if (isTestSubscriber(token.subscriberId)) return json(TEST_ANSWER);
   const view =
     action === 'unsubscribe'
-      ? await rpc<UnsubscribeView>('unsubscribe_with_campaign', {
-          p_subscriber: token.subscriberId,
-          p_lists: token.listIds,
-          p_source: 'unsubscribe-page',
-          p_campaign: token.campaignId,
-        })
+      ? await unsubscribe(token, 'unsubscribe-page')
       : await rpc<UnsubscribeView>('resubscribe_subscriber', {
           p_subscriber: token.subscriberId,
           p_lists: token.listIds,
