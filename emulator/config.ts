@@ -20,8 +20,8 @@ export interface AuthSettings {
   /** `[auth.email] secure_password_change`: a password change needs a recent session or a nonce. */
   securePasswordChange: boolean;
   /**
-   * `[auth.email] double_confirm_changes`: read only by generate_link (email changes here always
-   * confirm the new address alone; see emulator/README.md).
+   * `[auth.email] double_confirm_changes` (GoTrue's secure email change): an email change mails
+   * both addresses and, with confirmations on, applies once both links are used.
    */
   doubleConfirmChanges: boolean;
   /** `[auth.mfa.totp] enroll_enabled` / `verify_enabled` and `[auth.mfa] max_enrolled_factors`. */

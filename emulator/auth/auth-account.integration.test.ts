@@ -84,7 +84,7 @@ describe('recovery, resend and anonymous users', () => {
     expect((claims.amr as Array<{ method: string }>)[0]!.method).toBe('anonymous');
   });
 
-  it('updateUser({email}) mails the new address; the link applies the change', async () => {
+  it('updateUser({email}) mails both addresses; their links apply the change', async () => {
     const email = uniqueEmail('change-from');
     const next = uniqueEmail('change-to');
     await client(emu, emu.keys.secret).auth.admin.createUser({
@@ -111,6 +111,10 @@ describe('recovery, resend and anonymous users', () => {
     expect(resent.error).toBeNull();
     const mail = await mailFor(emu, next, 2);
     expect(mail.subject).toBe('Confirm Email Change');
+    // double_confirm_changes (on by default): the current address's link is needed too.
+    const toCurrent = await mailFor(emu, email, 2);
+    const first = await fetch(linkIn(toCurrent), { redirect: 'manual' });
+    expect(fragmentOf(first.headers.get('location')!).get('message')).toMatch(/^Confirmation/);
     const res = await fetch(linkIn(mail), { redirect: 'manual' });
     const location = res.headers.get('location')!;
     expect(location.startsWith('http://127.0.0.1:3000/changed#access_token=')).toBe(true);

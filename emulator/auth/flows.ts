@@ -107,6 +107,7 @@ export async function sendEmailToken(
   redirectTo: string,
   pkce: PkceChallenge | null,
 ): Promise<void> {
+  if (kind === 'email_change') return sendEmailChange(q, ctx, user, address, redirectTo, pkce);
   if (ctx.settings.sendEmailHook) {
     // Hosted Auth sends no email itself when the Send Email Hook is on: the hook does.
     const undo = await undoIssue(q, user, TOKEN_TYPE[kind]);
@@ -119,11 +120,73 @@ export async function sendEmailToken(
     await sendAuthEmail(ctx.mailer, kind, address, issued.link, issued.otp);
   } catch (err) {
     ctx.log('[auth] sending email failed', err);
-    const what =
-      kind === 'signup' ? 'confirmation' : kind === 'email_change' ? 'email change' : kind;
-    throw errors.unexpected(`Error sending ${what} email`);
+    throw errors.unexpected(`Error sending ${kind === 'signup' ? 'confirmation' : kind} email`);
   }
 }
+
+/**
+ * GoTrue's sendEmailChange (api/mail.go): a token for the new address and, with secure email
+ * change (`[auth.email] double_confirm_changes`) and a current address, one for the current
+ * address too, each mailed to its address (templatemailer EmailChangeMail). Through the Send
+ * Email Hook both go in one call, with upstream's field layout: `token`/`token_hash_new` for the
+ * current address, `token_new`/`token_hash` for the new one.
+ */
+async function sendEmailChange(
+  q: Queryable,
+  ctx: AuthContext,
+  user: UserRow,
+  newEmail: string,
+  redirectTo: string,
+  pkce: PkceChallenge | null,
+): Promise<void> {
+  const secure = ctx.settings.doubleConfirmChanges && !!user.email;
+  const types = secure ? ['email_change_token_new', CURRENT_TOKEN] : ['email_change_token_new'];
+  const undo = ctx.settings.sendEmailHook ? await undoIssue(q, user, types) : null;
+  const issued = await createEmailToken(q, ctx, user, 'email_change', newEmail, redirectTo, pkce);
+  let current: IssuedToken | null = null;
+  if (secure) {
+    const otp = generateOtp(ctx.settings.otpLength);
+    const hashed = tokenHash(user.email!, otp);
+    const stored = pkce ? PKCE_PREFIX + hashed : hashed;
+    await q.query(SQL['set-email-change-current'], [user.id, stored]);
+    await q.query(SQL['upsert-one-time-token'], [user.id, CURRENT_TOKEN, stored, user.email]);
+    const link = verifyLink(ctx.authUrl, stored, 'email_change', redirectTo);
+    current = { otp, hashedToken: stored, link, redirectTo };
+  }
+  if (undo) {
+    await queueHookEmail(
+      q,
+      ctx,
+      user,
+      'email_change',
+      issued,
+      undo,
+      current && {
+        token: current.otp,
+        token_hash: issued.hashedToken,
+        token_new: issued.otp,
+        token_hash_new: current.hashedToken,
+      },
+    );
+    return;
+  }
+  try {
+    await sendAuthEmail(ctx.mailer, 'email_change', newEmail, issued.link, issued.otp);
+    if (current) {
+      await sendAuthEmail(ctx.mailer, 'email_change', user.email!, current.link, current.otp);
+    }
+  } catch (err) {
+    ctx.log('[auth] sending email failed', err);
+    throw errors.unexpected('Error sending email change email');
+  }
+}
+
+/** The one-time token type of a secure email change's token for the current address. */
+const CURRENT_TOKEN = 'email_change_token_current';
+
+/** Upstream's answer to the first of a secure email change's two links (api/verify.go). */
+export const SINGLE_CONFIRMATION_ACCEPTED =
+  'Confirmation link accepted. Please proceed to confirm link sent to the other email';
 
 export type VerifyType = EmailKind | 'email';
 export const VERIFY_TYPES: readonly VerifyType[] = [
@@ -140,6 +203,11 @@ export interface Verified {
   /** The kind of token that matched (for `email`, which of confirmation or magic link). */
   kind: EmailKind;
   pkce: boolean;
+  /**
+   * The first of a secure email change's two confirmations: nothing changed but the status, and
+   * upstream answers SINGLE_CONFIRMATION_ACCEPTED instead of a session.
+   */
+  halfway?: boolean;
 }
 
 function sentAt(user: UserRow, kind: EmailKind): string | null {
@@ -193,18 +261,38 @@ export async function consumeToken(
   if (!user) throw invalid();
   if (isBanned(user)) throw new AuthError(403, 'user_banned', 'User is banned');
   for (const kind of candidates(type)) {
-    const stored = storedToken(user, kind);
-    if (!stored) continue;
-    const address = kind === 'email_change' ? (user.email_change ?? '') : (user.email ?? '');
-    const expected = 'hash' in by ? hash : tokenHash(address, by.otp);
-    if (stripPkce(stored) !== expected) continue;
+    // An email change may be confirmed with the new address's token or, in a secure email
+    // change, with the current address's. A code is hashed with the address it came with
+    // (VerifyParams.Validate), so it only matches the token of that address.
+    const tokens: Array<[stored: string, current: boolean]> =
+      kind === 'email_change'
+        ? [
+            [user.email_change_token_new ?? '', false],
+            [user.email_change_token_current ?? '', true],
+          ]
+        : [[storedToken(user, kind), false]];
+    const expected = 'hash' in by ? hash : tokenHash(by.email, by.otp);
+    const match = tokens.find(([stored]) => stored && stripPkce(stored) === expected);
+    if (!match) continue;
+    const [stored, current] = match;
     const sent = isoTime(sentAt(user, kind));
     if (!sent || Date.parse(sent) + ctx.settings.otpExpiry * 1000 < Date.now()) throw invalid();
+    const pkce = stored.startsWith(PKCE_PREFIX);
+    if (kind === 'email_change' && secureChangeHalfway(ctx, user)) {
+      // emailChangeVerify: with confirmations on, the first link only records itself.
+      await q.query(SQL['email-change-halfway'], [user.id, current]);
+      await q.query(SQL['delete-one-time-token'], [
+        user.id,
+        current ? CURRENT_TOKEN : TOKEN_TYPE[kind],
+      ]);
+      return { user, kind, pkce, halfway: true };
+    }
     await q.query(SQL['delete-one-time-token'], [user.id, TOKEN_TYPE[kind]]);
     if (kind === 'signup' || kind === 'invite') {
       await q.query(SQL['confirm-email'], [user.id]);
     } else if (kind === 'email_change') {
       await q.query(SQL['apply-email-change'], [user.id, user.email_change]);
+      await q.query(SQL['delete-user-one-time-tokens'], [user.id]);
       if (!user.email_confirmed_at) await q.query(SQL['confirm-email'], [user.id]);
       await q.query(SQL['update-identity-email'], [user.id, user.email_change]);
     } else {
@@ -212,9 +300,23 @@ export async function consumeToken(
       await q.query(SQL['clear-recovery-token'], [user.id]);
       await q.query(SQL['confirm-email'], [user.id]);
     }
-    return { user, kind, pkce: stored.startsWith(PKCE_PREFIX) };
+    return { user, kind, pkce };
   }
   throw invalid();
+}
+
+/**
+ * Whether verifying an email change token is only the first of two confirmations (GoTrue's
+ * emailChangeVerify): secure email change on, email confirmations on (not autoconfirm), neither
+ * link used yet, and a current address.
+ */
+function secureChangeHalfway(ctx: AuthContext, user: UserRow): boolean {
+  return (
+    ctx.settings.emailConfirmations &&
+    ctx.settings.doubleConfirmChanges &&
+    (user.email_change_confirm_status ?? 0) === 0 &&
+    !!user.email
+  );
 }
 
 /** The PKCE half of a verified link: hand out the flow's auth code (redirect `?code=`). */

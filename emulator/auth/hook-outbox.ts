@@ -69,30 +69,39 @@ function gatewayOf(authUrl: string): string {
 }
 
 const SNAPSHOT = `select confirmation_token, confirmation_sent_at, recovery_token, recovery_sent_at,
-  email_change, email_change_token_new, email_change_sent_at
+  email_change, email_change_token_new, email_change_sent_at, email_change_token_current,
+  email_change_confirm_status
 from auth.users where id = $1`;
 const RESTORE = `update auth.users set confirmation_token = $2, confirmation_sent_at = $3,
   recovery_token = $4, recovery_sent_at = $5, email_change = $6, email_change_token_new = $7,
-  email_change_sent_at = $8
+  email_change_sent_at = $8, email_change_token_current = $9, email_change_confirm_status = $10
 where id = $1`;
 const OLD_TOKEN = `select token_hash, relates_to from auth.one_time_tokens
 where user_id = $1 and token_type = $2::auth.one_time_token_type`;
 const DROP_TOKEN = `delete from auth.one_time_tokens
 where user_id = $1 and token_type = $2::auth.one_time_token_type`;
 
-/** Reads what issuing a token of `tokenType` will overwrite, and returns how to put it back. */
+/**
+ * Reads what issuing tokens of `tokenTypes` (one, or a secure email change's two) will overwrite,
+ * and returns how to put it back.
+ */
 export async function undoIssue(
   q: Queryable,
   user: UserRow,
-  tokenType: string,
+  tokenTypes: string | string[],
 ): Promise<(q: Queryable) => Promise<void>> {
   if (createdIn.get(q)?.has(user.id)) {
     return async (tx) => void (await tx.query(SQL['delete-user'], [user.id]));
   }
   const cols = (await q.query<Record<string, unknown>>(SNAPSHOT, [user.id])).rows[0]!;
-  const old = (
-    await q.query<{ token_hash: string; relates_to: string }>(OLD_TOKEN, [user.id, tokenType])
-  ).rows[0];
+  const olds: Array<[string, { token_hash: string; relates_to: string } | undefined]> = [];
+  for (const tokenType of typeof tokenTypes === 'string' ? [tokenTypes] : tokenTypes) {
+    const { rows } = await q.query<{ token_hash: string; relates_to: string }>(OLD_TOKEN, [
+      user.id,
+      tokenType,
+    ]);
+    olds.push([tokenType, rows[0]]);
+  }
   return async (tx) => {
     await tx.query(RESTORE, [
       user.id,
@@ -103,23 +112,30 @@ export async function undoIssue(
       cols.email_change,
       cols.email_change_token_new,
       cols.email_change_sent_at,
+      cols.email_change_token_current,
+      cols.email_change_confirm_status,
     ]);
-    await tx.query(DROP_TOKEN, [user.id, tokenType]);
-    if (old) {
-      await tx.query(SQL['upsert-one-time-token'], [
-        user.id,
-        tokenType,
-        old.token_hash,
-        old.relates_to,
-      ]);
+    for (const [tokenType, old] of olds) {
+      await tx.query(DROP_TOKEN, [user.id, tokenType]);
+      if (old) {
+        await tx.query(SQL['upsert-one-time-token'], [
+          user.id,
+          tokenType,
+          old.token_hash,
+          old.relates_to,
+        ]);
+      }
     }
   };
 }
 
+/** The token fields of a hook call, when they are not just `issued`'s code and hash. */
+export type HookTokens = Pick<EmailData, 'token' | 'token_hash' | 'token_new' | 'token_hash_new'>;
+
 /**
- * Queues the hook call for the email of `issued` (v0hooks.SendEmailInput). The emulator confirms
- * an email change on the new address only (no `double_confirm_changes`), so its payload is the
- * one hosted sends with secure email change off: `token` and `token_hash` for the new address.
+ * Queues the hook call for the email of `issued` (v0hooks.SendEmailInput): `token` and
+ * `token_hash` are its code and hash (for an email change without secure email change, the new
+ * address's), unless `tokens` gives a secure email change's four fields (flows.ts).
  */
 export async function queueHookEmail(
   q: Queryable,
@@ -128,6 +144,7 @@ export async function queueHookEmail(
   kind: string,
   issued: IssuedToken,
   undo: (q: Queryable) => Promise<void>,
+  tokens: HookTokens | null = null,
 ): Promise<void> {
   const emailData: EmailData = {
     token: issued.otp,
@@ -138,6 +155,7 @@ export async function queueHookEmail(
     site_url: gatewayOf(ctx.authUrl),
     token_new: '',
     token_hash_new: '',
+    ...tokens,
   };
   const payload = {
     metadata: { uuid: crypto.randomUUID(), time: new Date().toISOString(), name: 'send-email' },

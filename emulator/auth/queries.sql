@@ -69,6 +69,23 @@ set email_change = $2, email_change_token_new = $3, email_change_sent_at = now()
   email_change_confirm_status = 0, updated_at = now()
 where id = $1;
 
+-- name: set-email-change-current
+-- $1 user id, $2 hashed token for the current address (secure email change)
+update auth.users set email_change_token_current = $2, updated_at = now() where id = $1;
+
+-- name: email-change-halfway
+-- $1 user id, $2 whether the current address's token was the one used (else the new one's)
+update auth.users
+set email_change_confirm_status = 1,
+  email_change_token_current = case when $2::boolean then '' else email_change_token_current end,
+  email_change_token_new = case when $2::boolean then email_change_token_new else '' end,
+  updated_at = now()
+where id = $1;
+
+-- name: delete-user-one-time-tokens
+-- $1 user id (ClearAllOneTimeTokensForUser, once an email change is applied)
+delete from auth.one_time_tokens where user_id = $1;
+
 -- name: apply-email-change
 -- $1 user id, $2 new email (ConfirmEmailChange; callers confirm-email an unconfirmed user)
 update auth.users
@@ -214,8 +231,9 @@ delete from auth.one_time_tokens where user_id = $1 and token_type = $2::auth.on
 -- $1 token hash; which user column holds it tells the token's kind.
 -- Tokens of PKCE flows are stored with a `pkce_` prefix.
 select * from auth.users
-where $1 in (confirmation_token, recovery_token, email_change_token_new)
-  or 'pkce_' || $1 in (confirmation_token, recovery_token, email_change_token_new);
+where $1 in (confirmation_token, recovery_token, email_change_token_new, email_change_token_current)
+  or 'pkce_' || $1 in (confirmation_token, recovery_token, email_change_token_new,
+    email_change_token_current);
 
 -- name: insert-flow-state
 -- $1 id, $2 user id, $3 auth_code, $4 code_challenge_method, $5 code_challenge, $6 provider_type,

@@ -1,6 +1,6 @@
 // [auth.hook.send_email] as hosted Auth runs it: a signed POST instead of an email, the payload's
 // fields, and what the client gets when the hook fails, times out or cannot be reached.
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,38 @@ describe('a working hook', () => {
       type: 'email',
     });
     expect(verified.error).toBeNull();
+  });
+
+  it('a secure email change is one call with both codes, laid out as upstream', async () => {
+    const email = uniqueEmail('hook-from');
+    await client(emu, emu.keys.secret).auth.admin.createUser({
+      email,
+      password: 'secret123',
+      email_confirm: true,
+    });
+    const sb = client(emu, emu.keys.anon);
+    await sb.auth.signInWithPassword({ email, password: 'secret123' });
+    calls = [];
+    const next = uniqueEmail('hook-to');
+    expect((await sb.auth.updateUser({ email: next })).error).toBeNull();
+    expect(calls).toHaveLength(1);
+    const payload = JSON.parse(calls[0]!.body);
+    expect(payload.user).toMatchObject({ email, new_email: next });
+    const data = payload.email_data;
+    expect(data.email_action_type).toBe('email_change');
+    // api/mail.go sendEmail: token is the current address's code and token_hash_new its hash;
+    // token_new is the new address's code and token_hash its hash.
+    const sha = (s: string) => createHash('sha224').update(s).digest('hex');
+    expect(data.token).toMatch(/^\d{6}$/);
+    expect(data.token_new).toMatch(/^\d{6}$/);
+    expect(data.token_hash_new).toBe(sha(email + data.token));
+    expect(data.token_hash).toBe(sha(next + data.token_new));
+    expect(await mailCount(emu, email)).toBe(0);
+    expect(await mailCount(emu, next)).toBe(0);
+    // Email confirmations off (autoconfirm): upstream applies the change on the first code.
+    const verified = await sb.auth.verifyOtp({ email, token: data.token, type: 'email_change' });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user!.email).toBe(next);
   });
 
   it('an invite carries the user metadata given to Auth', async () => {

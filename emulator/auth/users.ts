@@ -19,7 +19,10 @@ export interface UserRow {
   recovery_sent_at: string | null;
   email_change: string | null;
   email_change_token_new: string | null;
+  email_change_token_current: string | null;
   email_change_sent_at: string | null;
+  /** 0 until one of a secure email change's two links is used, then 1. */
+  email_change_confirm_status: number | null;
   last_sign_in_at: string | null;
   raw_app_meta_data: Record<string, unknown> | null;
   raw_user_meta_data: Record<string, unknown> | null;

@@ -1,9 +1,13 @@
 // POST /admin/generate_link for `email_change_new` / `email_change_current` (GoTrue
-// adminGenerateLink): the link and code an email change would mail, without mailing them.
+// adminGenerateLink): the link and code an email change would mail, without mailing them. The
+// current address's (secure email change, `double_confirm_changes`) is the change's second link.
 import { json, requestedRedirect, str, type AuthContext, type AuthRequest } from '../context.js';
 import { AuthError, errors } from '../errors.js';
+import { verifyLink } from '../emails.js';
 import { createEmailToken } from '../flows.js';
-import { tokenHash } from '../otp.js';
+import type { IssuedToken } from '../issued-token.js';
+import { generateOtp, tokenHash } from '../otp.js';
+import { SQL } from '../queries.js';
 import { resolveRedirect } from '../redirect.js';
 import { findUserByEmail, isValidEmail, loadUserJson, normalizeEmail } from '../users.js';
 
@@ -26,16 +30,37 @@ export async function emailChangeLink(
   const result = await ctx.db.transaction(async (tx) => {
     const user = await findUserByEmail(tx, email);
     if (!user) throw new AuthError(404, 'user_not_found', 'User with this email not found');
-    if (type === 'email_change_current') {
-      if (!ctx.settings.doubleConfirmChanges) {
-        throw errors.validation('Enable secure email change to generate link for current email');
-      }
-      // A token for the current address needs the two-step change, which the emulator lacks.
-      throw errors.notImplemented('Secure email change (a token for the current address)');
+    if (type === 'email_change_current' && !ctx.settings.doubleConfirmChanges) {
+      throw errors.validation('Enable secure email change to generate link for current email');
     }
     const newEmail = validEmail(str(body.new_email) ?? '');
     const other = await findUserByEmail(tx, newEmail);
     if (other && other.id !== user.id) throw errors.emailExists();
+    if (type === 'email_change_current') {
+      // The current address's token of a secure email change (its code hashed with the current
+      // address); the change is pending on the new address, and the new one's token is kept.
+      const otp = generateOtp(ctx.settings.otpLength);
+      const hashed = tokenHash(user.email ?? email, otp);
+      await tx.query(SQL['set-email-change'], [
+        user.id,
+        newEmail,
+        user.email_change_token_new ?? '',
+      ]);
+      await tx.query(SQL['set-email-change-current'], [user.id, hashed]);
+      await tx.query(SQL['upsert-one-time-token'], [
+        user.id,
+        'email_change_token_current',
+        hashed,
+        user.email ?? email,
+      ]);
+      const issued: IssuedToken = {
+        otp,
+        hashedToken: hashed,
+        link: verifyLink(ctx.authUrl, hashed, 'email_change', redirectTo),
+        redirectTo,
+      };
+      return { issued, user: (await loadUserJson(tx, user.id))! };
+    }
     // The new address's token, as the change's email would carry it; /verify?type=email_change
     // with its link (or the code and the new address) completes the change.
     const issued = await createEmailToken(

@@ -1,7 +1,13 @@
 // POST /verify (verifyOtp) and GET /verify (the email link → 303 redirect) (GoTrue api/verify.go).
 import { clientInfo, json, readBody, str, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
-import { consumeToken, issueAuthCode, VERIFY_TYPES, type VerifyType } from '../flows.js';
+import {
+  consumeToken,
+  issueAuthCode,
+  SINGLE_CONFIRMATION_ACCEPTED,
+  VERIFY_TYPES,
+  type VerifyType,
+} from '../flows.js';
 import { PKCE_PREFIX } from '../otp.js';
 import { resolveRedirect } from '../redirect.js';
 import { issueSession } from '../sessions.js';
@@ -46,9 +52,12 @@ export const verifyPost: Handler = async (ctx, r) => {
   }
   const session = await ctx.db.transaction(async (tx) => {
     const verified = await consumeToken(tx, ctx, type, by);
+    if (verified.halfway) return null;
     // Upstream records every verified email token as amr "otp".
     return issueSession(tx, ctx.session, verified.user.id, 'otp', clientInfo(r));
   });
+  // The first of a secure email change's two codes: no session yet (verifyPost).
+  if (!session) return json(r, 200, { msg: SINGLE_CONFIRMATION_ACCEPTED, code: '200' });
   return json(r, 200, session);
 };
 
@@ -97,6 +106,7 @@ export const verifyGet: Handler = async (ctx, r) => {
   try {
     const outcome = await ctx.db.transaction(async (tx) => {
       const verified = await consumeToken(tx, ctx, type, { hash: token });
+      if (verified.halfway) return { kind: 'halfway' as const };
       if (pkceFlow) {
         const code = await issueAuthCode(
           tx,
@@ -108,6 +118,13 @@ export const verifyGet: Handler = async (ctx, r) => {
       const session = await issueSession(tx, ctx.session, verified.user.id, 'otp', clientInfo(r));
       return { kind: 'session' as const, session };
     });
+    if (outcome.kind === 'halfway') {
+      // prepRedirectURL: the message in the fragment, and in the query too for PKCE.
+      const message = { message: SINGLE_CONFIRMATION_ACCEPTED };
+      return redirectResponse(
+        withFragment(pkceFlow ? withQuery(redirectTo, message) : redirectTo, message),
+      );
+    }
     if (outcome.kind === 'code') {
       return redirectResponse(withQuery(redirectTo, { code: outcome.code }));
     }
