@@ -4,6 +4,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database, Json, Tables } from '../database.types';
 import type { SupabaseResult } from '../use-query';
 import { toQueryError } from '../use-query';
+import { countsOf, ZERO, type Counts } from './automation-report';
 import type { RuleGroup } from './subscriber-rules';
 
 type Client = SupabaseClient<Database>;
@@ -14,18 +15,7 @@ export type StepKind =
   'email' | 'wait' | 'condition' | 'tag_add' | 'tag_remove' | 'list_add' | 'list_remove';
 export type AutomationStatus = 'draft' | 'active' | 'paused';
 
-export interface Counts {
-  active: number;
-  completed: number;
-  exited: number;
-  sent: number;
-  failed: number;
-}
-
 export type AutomationWithCounts = AutomationRow & { counts: Counts };
-export type StepWithCounts = StepRow & { counts: Omit<Counts, 'completed'> };
-
-const ZERO: Counts = { active: 0, completed: 0, exited: 0, sent: 0, failed: 0 };
 
 /** Every automation, newest first, with its enrolment and send counts. */
 export async function listAutomations(
@@ -47,46 +37,27 @@ export async function listAutomations(
   };
 }
 
-function countsOf(r: Partial<Record<keyof Counts, number | null>>): Counts {
-  return {
-    active: r.active ?? 0,
-    completed: r.completed ?? 0,
-    exited: r.exited ?? 0,
-    sent: r.sent ?? 0,
-    failed: r.failed ?? 0,
-  };
-}
-
 export interface AutomationDetail {
-  automation: AutomationWithCounts;
-  steps: StepWithCounts[];
+  automation: AutomationRow;
+  steps: StepRow[];
 }
 
-/** One automation with its steps in order and each step's counts; null data when it does not exist. */
+/**
+ * One automation with its steps in order; null data when it does not exist. Its numbers are the
+ * report's (automation-report.ts), read and refreshed apart.
+ */
 export async function getAutomation(
   client: Client,
   id: string,
 ): Promise<SupabaseResult<AutomationDetail | null>> {
-  const [row, report, steps, stepReport] = await Promise.all([
+  const [row, steps] = await Promise.all([
     client.from('automations').select('*').eq('id', id).maybeSingle(),
-    client.from('automation_report').select('*').eq('automation_id', id).maybeSingle(),
     client.from('automation_steps').select('*').eq('automation_id', id).order('position'),
-    client.from('automation_step_report').select('*').eq('automation_id', id),
   ]);
-  for (const r of [row, report, steps, stepReport])
+  for (const r of [row, steps])
     if (r.error) return { data: null, error: r.error, status: r.status };
   if (!row.data) return { data: null, error: null };
-  const byStep = new Map((stepReport.data ?? []).map((r) => [r.step_id, r]));
-  return {
-    data: {
-      automation: { ...row.data, counts: report.data ? countsOf(report.data) : ZERO },
-      steps: (steps.data ?? []).map((s) => ({
-        ...s,
-        counts: countsOf(byStep.get(s.id) ?? {}),
-      })),
-    },
-    error: null,
-  };
+  return { data: { automation: row.data, steps: steps.data ?? [] }, error: null };
 }
 
 export type WriteResult<T = null> = { ok: true; data: T } | { ok: false; message: string };

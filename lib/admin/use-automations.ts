@@ -1,9 +1,12 @@
-// Hooks of /admin/automations/: the list with counts, one automation with its steps, and writes that
-// revalidate both afterwards. Counts refresh every 10 s while a page is open.
-import { useCallback } from 'react';
+// Hooks of /admin/automations/: the list with counts, one automation with its steps, its report,
+// and writes that revalidate them afterwards. Live through the private topic team:automations
+// (migration 20261202100000): a message naming an automation re-reads what the page shows of it;
+// only while the channel is down do the pages poll (every 10 s) instead.
+import { useCallback, useEffect, useState } from 'react';
 import { mutate } from 'swr';
 import { supabase } from '../supabase';
 import { queryKey, useQuery } from '../use-query';
+import { concerns, debounced, listenTeam } from '../realtime/team-channel';
 import {
   addStep,
   createAutomation,
@@ -18,25 +21,70 @@ import {
   type StepValues,
   type WriteResult,
 } from './automations';
+import { getAutomationReport } from './automation-report';
+import type { LiveStatus } from './live-channel';
 
-const REFRESH_MS = 10_000;
+/** Polling while Realtime is down (a missed message is read at the next join anyway). */
+const FALLBACK_MS = 10_000;
+/** A send records results in groups: the report is read again at most this often. */
+const LIVE_DELAY_MS = 300;
+
+const fallback = (live: LiveStatus) => (live === 'offline' ? FALLBACK_MS : 0);
+
+const LIST = queryKey('admin/automations');
+const oneKey = (id: string) => queryKey('admin/automations/one', { id });
+const reportKey = (id: string) => queryKey('admin/automations/report', { id });
 
 function revalidate(): Promise<unknown> {
   return mutate((key) => typeof key === 'string' && key.startsWith('admin/automations'));
 }
 
-export function useAutomations() {
-  return useQuery(queryKey('admin/automations'), () => listAutomations(supabase), {
-    refreshInterval: REFRESH_MS,
+/** The list, or one automation and its report, read again (not the tags the editor offers). */
+function revalidateLive(id: string | null): Promise<unknown> {
+  if (!id) return mutate(LIST);
+  return Promise.all([mutate(LIST), mutate(oneKey(id)), mutate(reportKey(id))]);
+}
+
+export function useAutomations(live: LiveStatus) {
+  return useQuery(LIST, () => listAutomations(supabase), { refreshInterval: fallback(live) });
+}
+
+export function useAutomation(id: string | null, live: LiveStatus) {
+  return useQuery(id ? oneKey(id) : null, () => getAutomation(supabase, id!), {
+    refreshInterval: fallback(live),
   });
 }
 
-export function useAutomation(id: string | null) {
-  return useQuery(
-    id ? queryKey('admin/automations/one', { id }) : null,
-    () => getAutomation(supabase, id!),
-    { refreshInterval: REFRESH_MS },
-  );
+/** The report per automation and per step (automation-report.ts). */
+export function useAutomationReport(id: string | null, live: LiveStatus) {
+  return useQuery(id ? reportKey(id) : null, () => getAutomationReport(supabase, id!), {
+    refreshInterval: fallback(live),
+    keepPreviousData: true,
+  });
+}
+
+/**
+ * Listens to team:automations while mounted: every message (the list, `id` null) or those naming
+ * `id` re-read the page's queries, debounced; each join re-reads too (what changed while the
+ * socket was down sent this tab nothing). Answers the channel's status for the page to show.
+ */
+export function useLiveAutomations(id: string | null): LiveStatus {
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  useEffect(() => {
+    const changed = debounced(() => void revalidateLive(id), LIVE_DELAY_MS);
+    const stop = listenTeam('team:automations', {
+      onMessage: (message) => {
+        if (id === null || concerns(message, id)) changed();
+      },
+      onJoin: () => void revalidateLive(id),
+      onStatus: setStatus,
+    });
+    return () => {
+      stop();
+      changed.cancel();
+    };
+  }, [id]);
+  return status;
 }
 
 /** Runs a write and, when it worked, revalidates every automation query. */

@@ -6,15 +6,17 @@ import { supabase } from '../supabase';
 /**
  * team:audience — 'signups' (subscribers inserted), 'subscribers' (updated or deleted),
  * 'subscriptions' (any change); team:campaigns and team:imports — 'changed'; team:members —
- * 'changed' (a member's first sign-in, 20261128600200). Only members may
+ * 'changed' (a member's first sign-in, 20261128600200); team:automations — 'changed' (ids: the
+ * automations whose steps, enrolments or report moved, 20261202100000). Only members may
  * join (RLS on realtime.messages); the messages name no subscriber.
  */
-export type TeamTopic = 'team:audience' | 'team:campaigns' | 'team:imports' | 'team:members';
+export type TeamTopic =
+  'team:audience' | 'team:campaigns' | 'team:imports' | 'team:members' | 'team:automations';
 
 export interface TeamMessage {
   event: string;
   /**
-   * `ids`: the campaigns or imports a statement changed, or null when it changed over 100;
+   * `ids`: the campaigns, imports or automations a statement changed, or null when over 100;
    * `imports` (team:imports): their progress counters, so no batch's step is missed.
    */
   payload: { op?: string; ids?: string[] | null; imports?: Array<{ id: string }> | null };

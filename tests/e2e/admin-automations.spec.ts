@@ -1,11 +1,13 @@
 // /admin/automations/ in Chromium (issue 24), one journey: an admin builds a two-step automation in
 // the editor (welcome, wait 3 days, a second email) and starts it; a subscriber confirmed on its list
 // gets the welcome, the second email once the database's clock is moved 3 days, and after they
-// unsubscribe through the email's link, nothing more. Screenshots of both pages at both widths.
+// unsubscribe through the email's link, nothing more. The open report counts each step live (no
+// reload: Realtime on team:automations), an open of the tracked welcome included. Screenshots of
+// both pages at both widths.
 // A second journey chooses segments in the editor: a "continue only if in a segment" step and a
 // goal segment, and only the reader in the one and not the other gets the email.
 import { randomUUID } from 'node:crypto';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { SECRET_KEY, sql } from './browser-client';
 import { E2E_SUPABASE_URL } from './ports';
 import { createTeamUser, insertRows, mailsFor, signInWithPassword } from './team';
@@ -13,6 +15,7 @@ import { screenshotsAtBothWidths } from './page-checks';
 
 const madeLists: string[] = [];
 test.afterEach(async () => {
+  await sql('update public.settings set track_opens = false, track_clicks = false');
   await sql('delete from public.automations where name like $1', ['Journey %']);
   await sql('delete from public.segments where name like $1', ['E2E % %']);
   await sql('delete from public.lists where id = any($1::uuid[])', [madeLists.splice(0)]);
@@ -30,6 +33,15 @@ async function service(path: string, body: unknown) {
   });
   expect(response.status, await response.clone().text()).toBeLessThan(300);
   return response;
+}
+
+/** The figure of the report's tile `label` in the group `group` ("Enrolments" or "Emails"). */
+function figure(page: Page, group: string, label: string) {
+  return page
+    .getByLabel(group, { exact: true })
+    .locator('div', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+    .locator('dd')
+    .first();
 }
 
 /** Runs the queue now (the scheduler would within 10 s) and waits for `count` mails to `address`. */
@@ -93,6 +105,12 @@ test('build a two-step automation, receive both emails across a moved clock, uns
   ]);
   await page.getByRole('button', { name: 'Start' }).click();
   await expect(page.getByText('Started.')).toBeVisible();
+  const report = page.getByRole('region', { name: 'Report' });
+  await expect(report.getByText('Live', { exact: true })).toBeVisible();
+  await expect(figure(page, 'Enrolments', 'In progress')).toHaveText('0');
+  await expect(report.getByText('Nobody is enrolled yet.', { exact: false })).toBeVisible();
+  // Tracking on (after the page read the settings: the Opened figure appears with the first open).
+  await sql('update public.settings set track_opens = true, track_clicks = true');
 
   // A subscriber joins the list (single opt-in: confirmed at once).
   const email = `joiner-${tag}@example.com`;
@@ -102,15 +120,33 @@ test('build a two-step automation, receive both emails across a moved clock, uns
   ]);
   const first = await mailsAfterQueue(email, 1);
   expect(first[0]!.subject).toBe('Welcome, Jo');
+  // The open report moves without a reload.
+  await expect(figure(page, 'Emails', 'Sent')).toHaveText('1');
+  await expect(figure(page, 'Enrolments', 'In progress')).toHaveText('1');
+
+  // Jo opens the welcome (an hour after it was sent, so not a mail scanner's prefetch).
+  await sql(
+    `update public.automation_sends set sent_at = now() - interval '1 hour' where subscriber_id = $1`,
+    [person!.id],
+  );
+  const pixel = /<img src="([^"]*\/functions\/v1\/track\?t=[^"]*)"/.exec(first[0]!.html)?.[1];
+  expect(pixel, 'the welcome carries an open pixel').toBeTruthy();
+  const open = await fetch(pixel!.replace(/&amp;/g, '&'), {
+    headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126' },
+  });
+  expect(open.status).toBe(200);
+  await expect(figure(page, 'Emails', 'Opened')).toHaveText('1');
+  const welcomeRow = report.getByRole('row', { name: /Welcome/ });
+  await expect(welcomeRow.getByRole('cell').nth(5)).toContainText('1');
 
   await service('/rest/v1/rpc/move_clock', { p_by: '3 days 1 minute' });
   const both = await mailsAfterQueue(email, 2);
   expect(both[1]!.subject).toBe('Lesson two');
 
-  // The report counts it; screenshots of the editor and the list with one automation.
-  await page.reload();
-  await expect(page.getByLabel('Report')).toContainText('1 completed');
-  await expect(page.getByLabel('Report')).toContainText('2 emails sent');
+  // The report counts it, still without a reload; screenshots of the editor and the list.
+  await expect(figure(page, 'Enrolments', 'Completed')).toHaveText('1');
+  await expect(figure(page, 'Emails', 'Sent')).toHaveText('2');
+  await expect(report.getByRole('row', { name: /Lesson two/ })).toBeVisible();
   await screenshotsAtBothWidths(page, 'automation-editor');
   await page.getByRole('link', { name: 'All automations' }).click();
   await expect(page.getByRole('link', { name: `Journey ${tag}` })).toBeVisible();
@@ -199,7 +235,6 @@ test('a step that continues only in a segment, and a goal segment, chosen in the
   await service('/functions/v1/process-queue', {});
   expect(await mailsFor(people[1]!.email)).toHaveLength(0);
   expect(await mailsFor(people[2]!.email)).toHaveLength(0);
-  await page.reload();
-  await expect(page.getByLabel('Report')).toContainText('1 completed');
-  await expect(page.getByLabel('Report')).toContainText('2 exited');
+  await expect(figure(page, 'Enrolments', 'Completed')).toHaveText('1');
+  await expect(figure(page, 'Enrolments', 'Exited')).toHaveText('2');
 });

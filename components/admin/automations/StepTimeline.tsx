@@ -1,21 +1,25 @@
 // The steps of an automation as a vertical timeline: the trigger on top, then each step with what it
-// does and its counts (waiting at it, exited there, sent, failed); Edit and Delete when allowed.
+// does and its counts (waiting at it, exited there, sent, failed; once the report has answered);
+// Edit and Delete when allowed.
 import { Pencil, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button, ConfirmDialog } from '../../ui';
 import {
   stepSummary,
   type StepKind,
+  type StepRow,
   type StepValues,
-  type StepWithCounts,
 } from '../../../lib/admin/automations';
+import type { StepCounts } from '../../../lib/admin/automation-report';
 import { formatCount } from '../../../lib/admin/format';
 import styles from './Automations.module.css';
 import { StepForm } from './StepForm';
 
 export interface StepTimelineProps {
   trigger: string;
-  steps: StepWithCounts[];
+  steps: StepRow[];
+  /** A step's numbers, or null while the report loads (or failed: the report card says so). */
+  counts: (stepId: string) => StepCounts | null;
   editable: boolean;
   lists: { id: string; name: string }[];
   tags: { id: string; name: string }[];
@@ -27,13 +31,14 @@ export interface StepTimelineProps {
 export function StepTimeline(props: StepTimelineProps) {
   const { trigger, steps, editable, lists, tags, segments } = props;
   const [editing, setEditing] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<StepWithCounts | null>(null);
+  const [deleting, setDeleting] = useState<StepRow | null>(null);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const names = {
     lists: new Map(lists.map((l) => [l.id, l.name])),
     tags: new Map(tags.map((t) => [t.id, t.name])),
     segments: new Map(segments.map((g) => [g.id, g.name])),
   };
+  const deletingHere = deleting ? (props.counts(deleting.id)?.active ?? 0) : 0;
   return (
     <>
       <ol className={styles.timeline} aria-label="Steps">
@@ -55,18 +60,7 @@ export function StepTimeline(props: StepTimelineProps) {
                 <span className="visually-hidden">Step {i + 1}: </span>
                 {stepSummary(step, names)}
               </span>
-              <span className={`${styles.counts} ${styles.muted}`}>
-                <span>{formatCount(step.counts.active)} here</span>
-                {step.kind === 'email' ? (
-                  <>
-                    <span>{formatCount(step.counts.sent)} sent</span>
-                    <span>{formatCount(step.counts.failed)} failed</span>
-                  </>
-                ) : null}
-                {step.counts.exited ? (
-                  <span>{formatCount(step.counts.exited)} exited here</span>
-                ) : null}
-              </span>
+              <StepLine kind={step.kind} counts={props.counts(step.id)} />
               {editing === step.id ? (
                 <StepForm
                   step={step}
@@ -115,10 +109,26 @@ export function StepTimeline(props: StepTimelineProps) {
           });
         }}
       >
-        {deleting && deleting.counts.active > 0
-          ? `${formatCount(deleting.counts.active)} subscribers at this step move on to the next one.`
+        {deletingHere > 0
+          ? `${formatCount(deletingHere)} subscribers at this step move on to the next one.`
           : 'Nobody is at this step now.'}
       </ConfirmDialog>
     </>
+  );
+}
+
+function StepLine({ kind, counts }: { kind: string; counts: StepCounts | null }) {
+  if (!counts) return null;
+  return (
+    <span className={`${styles.counts} ${styles.muted}`}>
+      <span>{formatCount(counts.active)} here</span>
+      {kind === 'email' ? (
+        <>
+          <span>{formatCount(counts.sent)} sent</span>
+          {counts.failed ? <span>{formatCount(counts.failed)} failed</span> : null}
+        </>
+      ) : null}
+      {counts.exited ? <span>{formatCount(counts.exited)} exited here</span> : null}
+    </span>
   );
 }

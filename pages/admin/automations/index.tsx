@@ -1,4 +1,4 @@
-// /admin/automations/: every automation with its status and counts (refreshing while open), and for
+// /admin/automations/: every automation with its status and counts (live through team:automations), and for
 // editors and up a form that creates a draft and opens it in the editor.
 import { Plus, Workflow } from 'lucide-react';
 import { useRouter } from 'next/router';
@@ -15,7 +15,11 @@ import {
   StatusMessage,
   TextField,
 } from '../../../components/ui';
-import { useAutomations, useAutomationWrites } from '../../../lib/admin/use-automations';
+import {
+  useAutomations,
+  useAutomationWrites,
+  useLiveAutomations,
+} from '../../../lib/admin/use-automations';
 
 function NewAutomation() {
   const router = useRouter();
@@ -53,7 +57,7 @@ function NewAutomation() {
 
 function AutomationsContent() {
   const { can } = useAdmin();
-  const automations = useAutomations();
+  const automations = useAutomations(useLiveAutomations(null));
   const canWrite = can('write-campaigns');
   let body;
   if (automations.error && !automations.data) {

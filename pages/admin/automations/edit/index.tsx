@@ -1,10 +1,12 @@
-// /admin/automations/edit/?id=: one automation — its settings and status, its steps as a vertical
-// timeline with per-step counts, adding a step, and the report (in progress, completed, exited;
-// sent, failed). Editors change drafts and paused ones; admins and owners start, pause and edit live.
+// /admin/automations/edit/?id=: one automation — its settings and status, the report (in progress,
+// completed, exited; sent, failed, bounced, unsubscribed, opened and clicked, in total and per email
+// step), live through team:automations, and its steps as a vertical timeline with per-step counts.
+// Editors change drafts and paused ones; admins and owners start, pause and edit live.
 import { ArrowLeft, Plus } from 'lucide-react';
 import Link from 'next/link';
 import { useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../../components/admin/AdminLayout';
+import { AutomationReport } from '../../../../components/admin/automations/AutomationReport';
 import { AutomationSettings } from '../../../../components/admin/automations/AutomationSettings';
 import styles from '../../../../components/admin/automations/Automations.module.css';
 import { StepForm } from '../../../../components/admin/automations/StepForm';
@@ -19,19 +21,25 @@ import {
   StatusMessage,
 } from '../../../../components/ui';
 import { mayEdit } from '../../../../lib/admin/automations';
-import { formatCount } from '../../../../lib/admin/format';
+import { stepCounts } from '../../../../lib/admin/automation-report';
 import { useLists } from '../../../../lib/admin/use-lists';
 import { useSegments } from '../../../../lib/admin/use-segments';
 import {
   useAutomation,
+  useAutomationReport,
   useAutomationTags,
   useAutomationWrites,
+  useLiveAutomations,
 } from '../../../../lib/admin/use-automations';
+import { useSettings } from '../../../../lib/admin/use-settings';
 import { useSearchParam } from '../../../../lib/use-search-params';
 
 function EditorContent({ id }: { id: string }) {
   const { role, can } = useAdmin();
-  const detail = useAutomation(id);
+  const live = useLiveAutomations(id);
+  const detail = useAutomation(id, live);
+  const report = useAutomationReport(id, live);
+  const settings = useSettings();
   const lists = useLists();
   const tags = useAutomationTags();
   const segments = useSegments();
@@ -75,7 +83,7 @@ function EditorContent({ id }: { id: string }) {
       : a.trigger_kind === 'tag'
         ? `When the tag ${tagOptions.find((t) => t.id === a.trigger_tag_id)?.name ?? '…'} is added`
         : triggerLabel('manual');
-  const c = a.counts;
+  const numbers = report.data;
 
   return (
     <div className={styles.page}>
@@ -102,15 +110,19 @@ function EditorContent({ id }: { id: string }) {
           }}
         />
       </Card>
-      <Card title="Report">
-        <p className={styles.counts} aria-label="Report">
-          <span>{formatCount(c.active)} in progress</span>
-          <span>{formatCount(c.completed)} completed</span>
-          <span>{formatCount(c.exited)} exited</span>
-          <span>{formatCount(c.sent)} emails sent</span>
-          <span>{formatCount(c.failed)} failed</span>
-        </p>
-      </Card>
+      <AutomationReport
+        report={numbers}
+        error={report.error}
+        retrying={report.isValidating}
+        onRetry={() => void report.mutate()}
+        steps={steps}
+        status={a.status}
+        tracking={{
+          opens: settings.data?.track_opens ?? false,
+          clicks: settings.data?.track_clicks ?? false,
+        }}
+        live={live}
+      />
       <Card
         title="Steps"
         actions={
@@ -129,6 +141,7 @@ function EditorContent({ id }: { id: string }) {
           <StepTimeline
             trigger={trigger}
             steps={steps}
+            counts={(stepId) => (numbers ? stepCounts(numbers, stepId) : null)}
             editable={editable}
             lists={listOptions}
             tags={tagOptions}
