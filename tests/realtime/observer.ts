@@ -15,6 +15,7 @@ export const APP_TOPICS = [
   'team:audience',
   'team:campaigns',
   'team:imports',
+  'team:automations',
   'subscriber-count',
   'waitlist:early-access',
   'waitlist:newsletter',
