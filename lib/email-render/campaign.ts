@@ -6,6 +6,7 @@
 import { renderCampaignHtmlWith, type CampaignRenderDeps } from '../campaign-render.ts';
 import { compileFast, type FastTemplate } from './fast-liquid.ts';
 import { styledBodyHtml, type StyleSanitizer } from './body-styles.ts';
+import type { Juice } from './inline-css.ts';
 import { brandedLayout, type Layout, type LayoutSettings, type Reason } from './layout.ts';
 import {
   detailOf,
@@ -29,6 +30,7 @@ export interface RenderDeps {
   marked: CampaignRenderDeps['marked'];
   sanitizeHtml: CampaignRenderDeps['sanitizeHtml'] & TextDeps['sanitizeHtml'] & StyleSanitizer;
   lex: TextDeps['lex'];
+  juice: Juice;
   Liquid: LiquidClass;
   Tokenizer: TokenizerClass;
 }
@@ -117,15 +119,12 @@ export function compileCampaign(
   const preheader = parsePart(text, 'preheader', source.preheader);
   const asWritten = parsePart(text, 'body', source.body_md);
 
-  const layout = brandedLayout(settings, options.reason);
+  const layout = brandedLayout(deps.juice, settings, options.reason);
   const guarded = protectLiquid(deps.Tokenizer, html.options, source.body_md);
   const sanitized = renderCampaignHtmlWith(deps, guarded.text);
-  const restoredHtml = guarded.restore(
-    styledBodyHtml(deps.sanitizeHtml, sanitized, layout.accent),
-    {
-      unwrapParagraphs: true,
-    },
-  );
+  const restoredHtml = guarded.restore(styledBodyHtml(deps, sanitized, layout.accent), {
+    unwrapParagraphs: true,
+  });
   const bodyHtml = parseRestored('body', restoredHtml, (t) => html.parse(t));
   const restoredArchive = guarded.restore(sanitized, { unwrapParagraphs: true });
   const archiveHtml = parseRestored('body', restoredArchive, (t) => html.parse(t));

@@ -2,6 +2,7 @@
 // functions (supabase/functions/_shared/campaign-render.ts), which pass in their own libraries.
 export * from './campaign.ts';
 export * from './layout.ts';
+export * from './inline-css.ts';
 export * from './liquid-source.ts';
 export * from './merge-tags.ts';
 export * from './accent.ts';

@@ -82,10 +82,10 @@ describe('merge tags', () => {
     const b = await rawParts(toUnnamed!.id);
     expect(a.text).toContain(`Hi Grace,\n\nNews for ${named.email}.`);
     expect(a.html).toContain(
-      `<p style="margin:0 0 16px">Hi Grace,</p>\n<p style="margin:0 0 16px">News for ${named.email}.</p>`,
+      `<p style="margin: 0 0 16px;">Hi Grace,</p>\n<p style="margin: 0 0 16px;">News for ${named.email}.</p>`,
     );
     expect(b.text).toContain(`Hi friend,\n\nNews for ${unnamed!.email}.`);
-    expect(b.html).toContain('<p style="margin:0 0 16px">Hi friend,</p>');
+    expect(b.html).toContain('<p style="margin: 0 0 16px;">Hi friend,</p>');
     expect(a.html).not.toContain(unnamed!.email);
     expect(b.html).not.toContain('Grace');
 
@@ -106,7 +106,7 @@ describe('merge tags', () => {
     expect(web.headers.get('content-type')).toMatch(/^application\/json/);
     expect(web.body.subject).toBe('Hello you');
     expect(web.body.html).toContain(
-      '<p style="margin:0 0 16px">Hi friend,</p>\n<p style="margin:0 0 16px">News for .</p>',
+      '<p style="margin: 0 0 16px;">Hi friend,</p>\n<p style="margin: 0 0 16px;">News for .</p>',
     );
     expect(web.body.html).not.toMatch(/Grace|nameless-|unsubscribe\/\?token/);
     expect(web.body.text).toContain('Hi friend,');

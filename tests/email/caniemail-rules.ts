@@ -34,6 +34,18 @@ export function caniemailProblems(html: string): string[] {
   return [...new Set(errors.filter((e) => !ALLOWED_GAPS.some((gap) => e.startsWith(gap))))];
 }
 
+/** `html` with juice's `style="a: b; c: d;"` written as `style="a:b;c:d"`, for readable assertions. */
+export function compactStyles(html: string): string {
+  return html.replace(
+    /style="([^"]*)"/g,
+    (_, style: string) =>
+      `style="${style
+        .replace(/\s*:\s*/g, ':')
+        .replace(/\s*;\s*/g, ';')
+        .replace(/;$/, '')}"`,
+  );
+}
+
 /** Rules of our own, for things caniemail reports only as notes or not at all. */
 export function layoutRuleProblems(html: string): string[] {
   const problems: string[] = [];
@@ -46,7 +58,7 @@ export function layoutRuleProblems(html: string): string[] {
   }
   for (const img of html.match(/<img\b[^>]*>/g) ?? []) {
     if (!/\salt="/.test(img)) problems.push(`image without alt: ${img}`);
-    if (!/\s(width|height)="\d+"|max-width:100%/.test(img))
+    if (!/\s(width|height)="\d+"|max-width:\s*100%/.test(img))
       problems.push(`image without size: ${img}`);
   }
   // The only stylesheet is the phone media query; the layout's styles are all inline.

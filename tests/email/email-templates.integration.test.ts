@@ -101,7 +101,7 @@ describe('the subscriber emails', () => {
     expect(confirmation!.subject).toBe('Say yes to The Postbox Letter');
     expect(confirmation!.text).toContain('Our own words for The newsletter.');
     // The branded layout, with the link as a button.
-    expect(confirmation!.html).toMatch(/border-top:4px solid #[0-9a-f]{6}/);
+    expect(confirmation!.html).toMatch(/border-top: ?4px solid #[0-9a-f]{6}/);
     expect(confirmation!.html).toMatch(
       /bgcolor="#[0-9a-f]{6}"[^>]*><a href="http:\/\/127\.0\.0\.1:3999\/confirm\/\?token=/,
     );

@@ -96,7 +96,7 @@ describe('invite-member as the owner', () => {
     expect(mail!.text).toContain(
       `${owner.email} added you to the team at The Postbox Letter, as a viewer (reading everything, changing nothing).`,
     );
-    expect(mail!.html).toMatch(/border-top:4px solid #[0-9a-f]{6}/i);
+    expect(mail!.html).toMatch(/border-top: ?4px solid #[0-9a-f]{6}/i);
     expect(mail!.html).toContain('Welcome to the team at The Postbox Letter');
   });
 

@@ -1,7 +1,9 @@
 // Auth's emails in Postbox's words and layout (sign-in link and code, invite, confirmation,
 // recovery, email change, reauthentication), built from the Send Email Hook's payload. Pure: no
 // environment, no I/O. The frame is the branded layout every Postbox email has (lib/email-render).
+import { DEFAULT_ACCENT, safeAccent } from '../../../lib/email-render/accent.ts';
 import { buttonHtml } from '../../../lib/email-render/body-styles.ts';
+import type { Juice } from '../../../lib/email-render/inline-css.ts';
 import { brandedLayout } from '../../../lib/email-render/layout.ts';
 
 export type AuthEmailType =
@@ -225,10 +227,11 @@ export function escapeHtml(value: string): string {
  * members and people signing in, not to a list), so its footer names the site and the address.
  */
 export function authLayout(
+  juice: Juice,
   site: AuthMailSite,
   parts: { title: string; preheader: string; bodyHtml: string },
 ): string {
-  return brandedLayout(site).document({
+  return brandedLayout(juice, site).document({
     ...parts,
     links: { unsubscribe: '', preferences: '', web: '' },
   });
@@ -247,7 +250,11 @@ function codeBlock(code: string, label: string): string {
 }
 
 function button(site: AuthMailSite, label: string, href: string): string {
-  return buttonHtml(escapeHtml(href), escapeHtml(label), brandedLayout(site).accent);
+  return buttonHtml(
+    escapeHtml(href),
+    escapeHtml(label),
+    safeAccent(site.accent_color ?? DEFAULT_ACCENT),
+  );
 }
 
 // Where Postbox has a page that takes the code: the login page (a sign-in or a first confirmation,
@@ -255,9 +262,13 @@ function button(site: AuthMailSite, label: string, href: string): string {
 const CODE_TYPES: readonly AuthEmailType[] = ['magiclink', 'signup', 'reauthentication'];
 
 /** Subject, plain text and HTML of one Auth email. */
-export function renderAuthMail(site: AuthMailSite, email: AuthEmail): AuthMailContent {
+export function renderAuthMail(
+  juice: Juice,
+  site: AuthMailSite,
+  email: AuthEmail,
+): AuthMailContent {
   const code = CODE_TYPES.includes(email.type) ? email.code : '';
-  return renderAuthLetter(site, words(email, site.site_name), {
+  return renderAuthLetter(juice, site, words(email, site.site_name), {
     link: email.link,
     code,
     codeLabel: email.link
@@ -271,6 +282,7 @@ export function renderAuthMail(site: AuthMailSite, email: AuthEmail): AuthMailCo
  * `link`), the code when there is one, the paragraphs after; the plain text says the same.
  */
 export function renderAuthLetter(
+  juice: Juice,
   site: AuthMailSite,
   w: AuthLetter,
   action: { link: string | null; code?: string; codeLabel?: string },
@@ -290,6 +302,6 @@ export function renderAuthLetter(
   return {
     subject: w.subject,
     text: `${lines.join('\n').trimEnd()}\n`,
-    html: authLayout(site, { title: w.subject, preheader: w.intro[0]!, bodyHtml }),
+    html: authLayout(juice, site, { title: w.subject, preheader: w.intro[0]!, bodyHtml }),
   };
 }

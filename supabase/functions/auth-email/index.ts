@@ -10,6 +10,7 @@ import {
   type SendEmailPayload,
 } from '../_shared/auth-mail.ts';
 import { adminClient } from '../_shared/db.ts';
+import { juice } from '../_shared/deps.ts';
 import { env } from '../_shared/env.ts';
 import { logoUrl } from '../../../lib/email-render/branding.ts';
 import { AppError } from '../_shared/errors.ts';
@@ -60,7 +61,7 @@ serve(['POST'], async (req) => {
   const settings = await siteSettings();
   try {
     for (const email of emails) {
-      const content = renderAuthMail(settings, email);
+      const content = renderAuthMail(juice, settings, email);
       await sendMail({ ...senderFields(settings), to: email.to, ...content });
     }
   } catch (error) {

@@ -3,6 +3,7 @@
 // (_shared/auth-mail.ts: the branded layout, the same shape and words), so it reads like the
 // invite a new address gets.
 import { renderAuthLetter, ROLE_WORDS, type AuthMailSite } from '../_shared/auth-mail.ts';
+import { juice } from '../_shared/deps.ts';
 import { env } from '../_shared/env.ts';
 import type { OutgoingMail } from '../_shared/mail.ts';
 import { senderFields, type MailSettings } from '../_shared/subscriber-mail.ts';
@@ -15,6 +16,7 @@ export function addedToTeamMail(
 ): OutgoingMail {
   const site = settings.site_name;
   const letter = renderAuthLetter(
+    juice,
     settings,
     {
       subject: `You have been added to the team at ${site}`,
