@@ -63,19 +63,19 @@ export function AutomationReport(props: AutomationReportProps) {
       {
         label: 'Failed',
         value: value(t?.failed),
-        hint: t ? `${percent(t.failed, t.sent + t.failed)} of attempts` : undefined,
+        hint: t?.failed ? `${percent(t.failed, t.sent + t.failed)} of attempts` : undefined,
         tone: 'danger',
       },
       {
         label: 'Bounced',
         value: value(t?.bounced),
-        hint: t ? `${percent(t.bounced, t.sent)} of sent` : undefined,
+        hint: t?.sent ? `${percent(t.bounced, t.sent)} of sent` : undefined,
         tone: 'danger',
       },
       {
         label: 'Unsubscribed',
         value: value(t?.unsubscribed),
-        hint: t ? `${percent(t.unsubscribed, t.sent)} of sent` : undefined,
+        hint: t?.sent ? `${percent(t.unsubscribed, t.sent)} of sent` : undefined,
       },
     ];
     if (showOpens)
@@ -180,7 +180,7 @@ function StepTable(props: {
               {columns.map(([key, label, of]) => (
                 <td key={key} className={tableStyles.num} data-label={label}>
                   {c ? formatCount(c[key]) : '—'}
-                  {c && of ? (
+                  {c && of && c[of] ? (
                     <span className={`${styles.rate} ${styles.muted}`}>
                       {percent(c[key], c[of])}
                     </span>
