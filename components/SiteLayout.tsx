@@ -1,7 +1,6 @@
 // Frame of every public page: skip link, a small site header (except on the home page, whose hero
 // shows the identity), the page's main landmark, and a quiet footer. Identity from `settings`.
 import Head from 'next/head';
-import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { siteTitle } from '../lib/site';
 import { usePublicSettings } from '../lib/use-public-settings';
@@ -33,10 +32,10 @@ export default function SiteLayout({
       <div className={styles.page}>
         {header && (
           <header className={styles.header}>
-            <Link href="/" className={styles.brand} aria-label={site.known ? undefined : 'Home'}>
+            <a href="/" className={styles.brand} aria-label={site.known ? undefined : 'Home'}>
               {site.known && <Logo size={32} src={site.logoSrc} className={styles.brandLogo} />}
               <span>{site.name}</span>
-            </Link>
+            </a>
           </header>
         )}
         <main id="main" className={styles.main} tabIndex={-1}>

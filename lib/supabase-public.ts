@@ -1,10 +1,26 @@
-// The public pages' lean Supabase clients: REST (postgrest-js) and edge functions (functions-js),
-// the two parts of supabase-js they use, as the anon role with the publishable key. No Auth and no
-// Realtime here: pages that show something live load lib/supabase.ts on demand (onBroadcast).
+// The public pages' lean Supabase access: PostgREST reads with plain fetch (a few hundred bytes
+// instead of postgrest-js's ~5 KB gzip) and edge functions through functions-js, as the anon role
+// with the publishable key. No Auth and no Realtime here: pages that show something live load
+// lib/supabase.ts on demand (onBroadcast), so only they ever download it.
 import { FunctionsClient } from '@supabase/functions-js';
-import { PostgrestClient } from '@supabase/postgrest-js';
 import type { Database } from './database.types';
 import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from './config';
+
+type PublicFunctions = Database['public']['Functions'];
+type Args<F extends keyof PublicFunctions> = PublicFunctions[F]['Args'] extends never
+  ? Record<string, never>
+  : PublicFunctions[F]['Args'];
+type Returns<F extends keyof PublicFunctions> = PublicFunctions[F]['Returns'];
+type Element<T> = T extends readonly (infer E)[] ? E : T;
+
+/** What supabase-js calls resolve to, as lib/use-query.ts reads it. */
+export interface RestResult<T> {
+  data: T | null;
+  /** PostgREST's `{code, message, details, hint}`, or a network failure's message. */
+  error: { code: string; message: string; details: string | null; hint: string | null } | null;
+  /** HTTP status; 0 when the request got no answer. */
+  status: number;
+}
 
 /** What supabase-js sends: the key as `apikey`, and as a Bearer token only when it is a JWT. */
 function anonHeaders(): Record<string, string> {
@@ -14,10 +30,94 @@ function anonHeaders(): Record<string, string> {
   return headers;
 }
 
-/** `publicRest.from('lists')…`, `publicRest.rpc('archive_issues', …)` as the anon role. */
-export const publicRest = new PostgrestClient<Database>(`${SUPABASE_URL}/rest/v1`, {
-  headers: anonHeaders(),
-});
+function restError(message: string, code = '', details: string | null = null) {
+  return { code, message, details, hint: null };
+}
+
+/**
+ * One PostgREST request. `one` reads a single row as postgrest-js's maybeSingle() does: no row is
+ * `null`, more than one is PGRST116 (406).
+ */
+async function rest<T>(path: string, init: RequestInit, one: boolean): Promise<RestResult<T>> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(`${SUPABASE_URL}/rest/v1/${path}`, {
+      ...init,
+      headers: { ...anonHeaders(), Accept: 'application/json', ...init.headers },
+    });
+    text = await res.text();
+  } catch (error) {
+    // As postgrest-js reports it: "TypeError: Failed to fetch", status 0.
+    const { name, message } = error as Error;
+    return { data: null, error: restError(`${name}: ${message}`), status: 0 };
+  }
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (a proxy's HTML error page): the status below decides, the text is kept as message.
+    if (res.ok) return { data: null, error: restError(text), status: res.status };
+  }
+  if (!res.ok) {
+    const e = (body ?? {}) as Partial<NonNullable<RestResult<T>['error']>>;
+    const error = restError(typeof e.message === 'string' ? e.message : text, e.code ?? '');
+    return {
+      data: null,
+      error: { ...error, details: e.details ?? null, hint: e.hint ?? null },
+      status: res.status,
+    };
+  }
+  if (one && Array.isArray(body)) {
+    if (body.length > 1) {
+      const error = restError(
+        'JSON object requested, multiple (or no) rows returned',
+        'PGRST116',
+        `Results contain ${body.length} rows, application/vnd.pgrst.object+json requires 1 row`,
+      );
+      return { data: null, error, status: 406 };
+    }
+    body = body[0] ?? null;
+  }
+  return { data: body as T, error: null, status: res.status };
+}
+
+function callRpc<T>(fn: string, args: object | undefined, one: boolean): Promise<RestResult<T>> {
+  return rest<T>(
+    `rpc/${fn}`,
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(args ?? {}),
+    },
+    one,
+  );
+}
+
+export const publicRest = {
+  /** `rpc('archive_issues', {p_limit: 4})`: a function's answer as the anon role. */
+  rpc<F extends keyof PublicFunctions>(fn: F, args?: Args<F>): Promise<RestResult<Returns<F>>> {
+    return callRpc(fn, args, false);
+  },
+  /** A function's single row (or null), as postgrest-js's `.rpc(…).maybeSingle()`. */
+  rpcOne<F extends keyof PublicFunctions>(
+    fn: F,
+    args?: Args<F>,
+  ): Promise<RestResult<Element<Returns<F>>>> {
+    return callRpc(fn, args, true);
+  },
+  /**
+   * `GET /rest/v1/<table>?<query>` with PostgREST's own parameters (`select`, `slug: 'eq.x'`,
+   * `order`); `one` as maybeSingle(). The row type is the caller's: it names the columns it selects.
+   */
+  select<T>(
+    table: keyof Database['public']['Tables'],
+    query: Record<string, string>,
+    one = false,
+  ): Promise<RestResult<T>> {
+    return rest<T>(`${table}?${new URLSearchParams(query).toString()}`, { method: 'GET' }, one);
+  },
+};
 
 /** `publicFunctions.invoke('subscribe', { body })` as the anon role. */
 export const publicFunctions = new FunctionsClient(`${SUPABASE_URL}/functions/v1`, {

@@ -61,7 +61,7 @@ export function useArchiveIssue(slug: string | null): {
   retry: () => void;
 } {
   const { data, error, mutate } = useQuery(slug ? queryKey('archive/issue', { slug }) : null, () =>
-    publicRest.rpc('archive_issue', { p_slug: slug! }).maybeSingle(),
+    publicRest.rpcOne('archive_issue', { p_slug: slug! }),
   );
   return { issue: slug ? data : undefined, error, retry: () => void mutate() };
 }

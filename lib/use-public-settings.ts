@@ -14,7 +14,7 @@ export function usePublicSettings(): {
 } {
   const { data, error, isLoading, mutate } = useQuery(
     PUBLIC_SETTINGS_KEY,
-    () => publicRest.rpc('public_settings').maybeSingle(),
+    () => publicRest.rpcOne('public_settings'),
     // The identity rarely changes; one read per visit is enough.
     { revalidateOnFocus: false, revalidateOnReconnect: false },
   );

@@ -40,11 +40,14 @@ export function rewardProgress(rewards: WaitlistReward[], referrals: number): Re
 /** The order and milestones of the public waitlist `slug` (no milestones: []). */
 export function useWaitlistLine(slug: string | null) {
   return useQuery<WaitlistLine>(slug ? queryKey('waitlist-line', { slug }) : null, async () => {
-    const { data, error, status } = await publicRest
-      .from('lists')
-      .select('waitlist_order,waitlist_rewards(referrals,reward,jump)')
-      .eq('slug', slug!)
-      .maybeSingle();
+    const { data, error, status } = await publicRest.select<{
+      waitlist_order: string;
+      waitlist_rewards: WaitlistReward[] | null;
+    }>(
+      'lists',
+      { select: 'waitlist_order,waitlist_rewards(referrals,reward,jump)', slug: `eq.${slug!}` },
+      true,
+    );
     if (error) throw toQueryError(error, status);
     const rows = (data?.waitlist_rewards ?? []) as WaitlistReward[];
     return {

@@ -1,6 +1,5 @@
 // The static pages a plain HTML signup form lands on (subscribe's 303, SPEC §7): every word is in
 // the exported HTML, so they read the same with JavaScript turned off.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import type { ReactNode } from 'react';
 import SiteLayout from '../SiteLayout';
@@ -81,10 +80,10 @@ export default function SubscribeOutcome({ kind }: { kind: SubscribeOutcomeKind 
         tone={outcome.tone}
         title={outcome.title}
         actions={
-          <Link href="/" className={styles.button}>
+          <a href="/" className={styles.button}>
             {outcome.action}
             <ArrowRight aria-hidden="true" />
-          </Link>
+          </a>
         }
       >
         {outcome.body}

@@ -1,7 +1,6 @@
 // What the unsubscribe and preferences pages show for a link from a test email (`?test=1`, issue
 // 21): the function recognises the test token and changes nothing, and the page says so plainly,
 // instead of "This link is not valid" or a real unsubscribe.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import StatusPanel from './StatusPanel';
@@ -37,10 +36,10 @@ export default function TestEmailNotice({ page, token }: { page: Page; token: st
   }, [page, token]);
 
   const home = (
-    <Link href="/" className={styles.button}>
+    <a href="/" className={styles.button}>
       Go to the home page
       <ArrowRight aria-hidden="true" />
-    </Link>
+    </a>
   );
   if (state === 'loading') return <StatusPanel tone="loading" title="Checking the link…" />;
   if (state === 'test')

@@ -65,7 +65,8 @@ export function firstLoadJs(outDir = 'out'): PageJs[] {
   const gz = (src: string): number => {
     let size = sizes.get(src);
     if (size === undefined) {
-      const path = join(outDir, src.split('?')[0]!.replace(/^\//, ''));
+      // As a host maps the URL to a file: `/archive/%5Bslug%5D-….js` is `archive/[slug]-….js`.
+      const path = join(outDir, decodeURIComponent(src.split('?')[0]!).replace(/^\//, ''));
       size = statSync(path).isFile() ? gzipSync(readFileSync(path), { level: 9 }).length : 0;
       sizes.set(src, size);
     }

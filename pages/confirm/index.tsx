@@ -1,6 +1,5 @@
 // `/confirm/?token=`: completes double opt-in; on a waitlist list shows the place in line and the
 // referral link to share (SPEC §2).
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -140,13 +139,13 @@ function ConfirmState({
           <WaitlistStats standing={data.waitlist} />
           <ShareWaitlist listName={data.waitlist.list.name} url={data.waitlist.url} />
           <div className={styles.actions}>
-            <Link
+            <a
               className={styles.secondaryButton}
               href={waitlistPagePath(data.waitlist.code, data.waitlist.list.slug)}
             >
               Follow your place live
               <ArrowRight aria-hidden="true" />
-            </Link>
+            </a>
           </div>
         </section>
       )}
@@ -156,10 +155,10 @@ function ConfirmState({
 
 function HomeLink({ label }: { label: string }) {
   return (
-    <Link href="/" className={styles.button}>
+    <a href="/" className={styles.button}>
       {label}
       <ArrowRight aria-hidden="true" />
-    </Link>
+    </a>
   );
 }
 

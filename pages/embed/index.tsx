@@ -69,14 +69,10 @@ export default function EmbedPage() {
     <>
       <Head>
         <title>{siteTitle(list ? list.name : 'Sign up', site.name)}</title>
+        {/* The host page shows through: no gradient, no margins of the site frame. A plain style
+            element in the exported HTML, so no styling runtime (styled-jsx) is downloaded. */}
+        <style>{'html,body{background:transparent!important}'}</style>
       </Head>
-      {/* The host page shows through: no gradient, no margins of the site frame. */}
-      <style global jsx>{`
-        html,
-        body {
-          background: transparent;
-        }
-      `}</style>
       <main
         ref={main}
         className={`${styles.embed} ${theme === 'auto' ? '' : styles[theme]}`}

@@ -1,6 +1,5 @@
 // `/preferences/?token=`: name and per-list switches, unsubscribe from all, download my data,
 // delete my data (with a confirmation step and a final state), all by the signed footer link.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import { useState } from 'react';
 import SiteLayout from '../../components/SiteLayout';
@@ -81,10 +80,10 @@ export default function PreferencesPage() {
 
 function HomeLink() {
   return (
-    <Link href="/" className={styles.button}>
+    <a href="/" className={styles.button}>
       Go to the home page
       <ArrowRight aria-hidden="true" />
-    </Link>
+    </a>
   );
 }
 

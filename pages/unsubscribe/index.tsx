@@ -1,7 +1,6 @@
 // `/unsubscribe/?token=[&preferences=]`: the footer link of every email. Opening it unsubscribes
 // (that is what the visitor clicked), then offers Undo; the token's lists are shown with their new
 // status. "Manage preferences" appears only when the link carries the preferences token too.
-import Link from 'next/link';
 import { ArrowRight, CircleAlert, LoaderCircle, Settings2, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import SiteLayout from '../../components/SiteLayout';
@@ -137,10 +136,10 @@ export default function UnsubscribePage() {
 
 function HomeLink({ label = 'Go to the signup form', secondary = false }) {
   return (
-    <Link href="/" className={secondary ? styles.secondaryButton : styles.button}>
+    <a href="/" className={secondary ? styles.secondaryButton : styles.button}>
       {label}
       {!secondary && <ArrowRight aria-hidden="true" />}
-    </Link>
+    </a>
   );
 }
 

@@ -1,6 +1,5 @@
 // `/waitlist/?code=`: a waitlist member's place, total and referrals with the share link; updates
 // live when anyone on the same list confirms (broadcast `waitlist:<slug>`, then a re-fetch).
-import Link from 'next/link';
 import { ArrowRight, Radio } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -113,10 +112,10 @@ function aheadText(position: number): string {
 
 function HomeLink() {
   return (
-    <Link href="/" className={styles.button}>
+    <a href="/" className={styles.button}>
       Go to the signup form
       <ArrowRight aria-hidden="true" />
-    </Link>
+    </a>
   );
 }
 

@@ -1,7 +1,6 @@
 // `/web/?token=`: a campaign's web version, the "View in browser" link of every email (issue 21).
 // web-version answers the email as nobody's copy (no reader's values or links) as JSON; the email's
 // own document is shown in a sandboxed iframe, since no function may serve an HTML page.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -27,10 +26,10 @@ export default function WebVersionPage() {
         tone="error"
         title="We could not find this email"
         actions={
-          <Link href="/archive/" className={publicStyles.button}>
+          <a href="/archive/" className={publicStyles.button}>
             Browse the archive
             <ArrowRight aria-hidden="true" />
-          </Link>
+          </a>
         }
       >
         <p>The link may be incomplete, or the email has not been sent yet.</p>

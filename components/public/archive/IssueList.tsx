@@ -1,7 +1,6 @@
 // Issues of the public archive as cards: the subject links to the issue (its pretty URL when the
 // build pre-rendered it), then its date and the preheader as a summary. Used by /archive/ and the
 // home page's "Latest issues".
-import Link from 'next/link';
 import { issueDate, type ArchiveSummary } from '../../../lib/archive';
 import { useIssueHref } from '../../../lib/archive-prerendered';
 import styles from './Archive.module.css';
@@ -23,9 +22,9 @@ export default function IssueList({
       {issues.map((issue) => (
         <li key={issue.id} className={styles.item}>
           <Heading className={styles.itemTitle}>
-            <Link href={issueHref(issue.slug)} className={styles.itemLink}>
+            <a href={issueHref(issue.slug)} className={styles.itemLink}>
               {issue.subject || 'Untitled issue'}
-            </Link>
+            </a>
           </Heading>
           <time className={styles.date} dateTime={issue.finished_at}>
             {issueDate(issue.finished_at)}

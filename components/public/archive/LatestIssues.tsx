@@ -1,7 +1,6 @@
 // The home page's "Latest issues" (SPEC §2): the three newest archived issues and a link to the
 // archive. Hidden when there are none, and while loading or after a failed read: it is a
 // side-dish of the signup page, which must not show a spinner or an error for it.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import { useLatestIssues } from '../../../lib/use-archive';
 import IssueList from './IssueList';
@@ -16,10 +15,10 @@ export default function LatestIssues() {
         <h2 id="latest-heading" className={styles.latestTitle}>
           Latest issues
         </h2>
-        <Link href="/archive/" className={styles.allLink}>
+        <a href="/archive/" className={styles.allLink}>
           All issues
           <ArrowRight aria-hidden="true" />
-        </Link>
+        </a>
       </div>
       <IssueList issues={issues} headingLevel={3} label="Latest issues" />
     </section>

@@ -1,5 +1,4 @@
 // The archive's call to action: the signup form lives on the home page, one click away.
-import Link from 'next/link';
 import { ArrowRight } from 'lucide-react';
 import publicStyles from '../Public.module.css';
 import styles from './Archive.module.css';
@@ -20,10 +19,10 @@ export default function SubscribeCallout({
     >
       <h2 className={styles.calloutTitle}>{title}</h2>
       {text && <p className={styles.calloutText}>{text}</p>}
-      <Link href="/" className={publicStyles.button}>
+      <a href="/" className={publicStyles.button}>
         Subscribe
         <ArrowRight aria-hidden="true" />
-      </Link>
+      </a>
     </aside>
   );
 }

@@ -2,7 +2,6 @@
 // after the build opens too (the build pre-renders the others at /archive/<slug>/): subject, date, preheader and the sanitised
 // body, a link back to the archive and a call to subscribe; unknown or unpublished slugs are "not
 // found" (archive_issue() answers only archived, sent campaigns).
-import Link from 'next/link';
 import { ArrowLeft, ArrowRight } from 'lucide-react';
 import SiteLayout from '../../../components/SiteLayout';
 import StatusPanel from '../../../components/public/StatusPanel';
@@ -61,14 +60,14 @@ function NotFound({ text }: { text: string }) {
       title="We could not find that issue"
       actions={
         <>
-          <Link href="/archive/" className={publicStyles.button}>
+          <a href="/archive/" className={publicStyles.button}>
             <ArrowLeft aria-hidden="true" />
             Browse the archive
-          </Link>
-          <Link href="/" className={publicStyles.secondaryButton}>
+          </a>
+          <a href="/" className={publicStyles.secondaryButton}>
             Subscribe
             <ArrowRight aria-hidden="true" />
-          </Link>
+          </a>
         </>
       }
     >
