@@ -1,4 +1,7 @@
 // An archived issue's body_html as React elements, rebuilt from an allowlist (defence in depth).
+// The same conversion runs on a browser DOM (DOMParser) and, at build time, on parse5's tree
+// (lib/build/archive-body.ts, the HTML standard's parser too), so a pre-rendered issue page carries
+// its body in the exported HTML and hydrates to exactly the same elements.
 //
 // body_html was sanitised when the send started (lib/campaign-render.ts), but the page does not
 // trust the column: it never hands the string to the live document's HTML parser
@@ -38,12 +41,28 @@ export function safeUrl(value: string, attribute: 'href' | 'src', base: string):
   }
 }
 
-function props(element: Element, tag: string, key: number, base: string) {
-  const out: Record<string, string | number> = { key };
+/** An allowed element (React props, children) or text: plain data, so the build can pass it on. */
+export type SafeNode =
+  string | { tag: string; props: Record<string, string | number>; children: SafeNode[] };
+
+/** How the converter reads a parsed tree: the browser's DOM or parse5's default tree. */
+export interface TreeReader<N> {
+  /** The text of a text node, null for any other node. */
+  text(node: N): string | null;
+  /** An element's local name and namespace, null for comments and other non-elements. */
+  element(node: N): { tag: string; namespace: string | undefined } | null;
+  attribute(node: N, name: string): string | null;
+  children(node: N): readonly N[];
+}
+
+const HTML_NAMESPACE = 'http://www.w3.org/1999/xhtml';
+
+function props<N>(read: TreeReader<N>, node: N, tag: string, base: string) {
+  const out: Record<string, string | number> = {};
   for (const name of ALLOWED_ATTRIBUTES[tag] ?? []) {
     // The renderer's inline image style is for mail clients; the page styles images itself.
     if (name === 'style' || name === 'rel') continue;
-    const value = element.getAttribute(name);
+    const value = read.attribute(node, name);
     if (value === null) continue;
     if (name === 'href' || name === 'src') {
       const url = safeUrl(value, name, base);
@@ -64,58 +83,88 @@ function props(element: Element, tag: string, key: number, base: string) {
   return out;
 }
 
-function convert(nodes: NodeListOf<ChildNode>, base: string, parent = ''): ReactNode[] {
-  const out: ReactNode[] = [];
-  nodes.forEach((node, key) => {
-    if (node.nodeType === Node.TEXT_NODE) {
-      const text = node.textContent ?? '';
+/** The allowed part of `nodes` (children of `parent`), with every URL checked again. */
+export function safeNodes<N>(
+  read: TreeReader<N>,
+  nodes: readonly N[],
+  base: string,
+  parent = '',
+): SafeNode[] {
+  const out: SafeNode[] = [];
+  for (const node of nodes) {
+    const text = read.text(node);
+    if (text !== null) {
       // Whitespace between table rows or list items is not content (and not valid there).
       if (!(STRUCTURAL.has(parent) && !text.trim())) out.push(text);
-      return;
+      continue;
     }
-    if (node.nodeType !== Node.ELEMENT_NODE) return; // comments, processing instructions
-    const element = node as Element;
-    const tag = element.localName;
+    const element = read.element(node);
+    if (!element) continue; // comments, processing instructions
+    const { tag } = element;
     // Only HTML elements: an <svg> or <math> subtree (and anything in it) never comes through.
-    if (element.namespaceURI !== 'http://www.w3.org/1999/xhtml' || DROPPED_WITH_CONTENT.has(tag)) {
-      return;
-    }
+    if (element.namespace !== HTML_NAMESPACE || DROPPED_WITH_CONTENT.has(tag)) continue;
+    const children = read.children(node);
     if (!ALLOWED_TAGS.has(tag)) {
-      out.push(...convert(element.childNodes, base, parent));
-      return;
+      out.push(...safeNodes(read, children, base, parent));
+      continue;
     }
     const heading = HEADING.exec(tag);
     const name = heading ? `h${Math.min(Number(heading[1]) + 1, 6)}` : tag;
-    const attributes = props(element, tag, key, base);
+    const attributes = props(read, node, tag, base);
     if (VOID.has(tag)) {
-      out.push(createElement(name, attributes));
+      out.push({ tag: name, props: attributes, children: [] });
     } else if (tag === 'table') {
       // Wide tables scroll inside their own box instead of widening the page.
-      out.push(
-        createElement(
-          'div',
-          { key, className: 'issue-table', role: 'region', 'aria-label': 'Table', tabIndex: 0 },
-          createElement('table', null, ...convert(element.childNodes, base, 'table')),
-        ),
-      );
+      out.push({
+        tag: 'div',
+        props: { className: 'issue-table', role: 'region', 'aria-label': 'Table', tabIndex: 0 },
+        children: [{ tag: 'table', props: {}, children: safeNodes(read, children, base, 'table') }],
+      });
     } else if (tag === 'pre') {
       // A code block may scroll sideways; keyboard users need to reach it to scroll it.
-      out.push(
-        createElement(
-          'pre',
-          { ...attributes, tabIndex: 0 },
-          ...convert(element.childNodes, base, tag),
-        ),
-      );
+      out.push({
+        tag,
+        props: { ...attributes, tabIndex: 0 },
+        children: safeNodes(read, children, base, tag),
+      });
     } else {
-      out.push(createElement(name, attributes, ...convert(element.childNodes, base, tag)));
+      out.push({ tag: name, props: attributes, children: safeNodes(read, children, base, tag) });
     }
-  });
+  }
   return out;
 }
 
-/** The issue body as React nodes; `base` resolves relative links (the page's own address). */
-export function issueBodyNodes(html: string, base: string): ReactNode[] {
+/** Safe nodes as React elements, keyed by position. */
+export function renderSafeNodes(nodes: readonly SafeNode[]): ReactNode[] {
+  return nodes.map((node, key) =>
+    typeof node === 'string'
+      ? node
+      : createElement(
+          node.tag,
+          { ...node.props, key },
+          ...(node.children.length ? [renderSafeNodes(node.children)] : []),
+        ),
+  );
+}
+
+/** The browser's DOM, as DOMParser builds it. */
+const domReader: TreeReader<ChildNode> = {
+  text: (node) => (node.nodeType === Node.TEXT_NODE ? (node.textContent ?? '') : null),
+  element: (node) =>
+    node.nodeType === Node.ELEMENT_NODE
+      ? { tag: (node as Element).localName, namespace: (node as Element).namespaceURI ?? undefined }
+      : null,
+  attribute: (node, name) => (node as Element).getAttribute(name),
+  children: (node) => Array.from(node.childNodes),
+};
+
+/** The issue body's safe nodes, in the browser; `base` resolves relative links (the page's address). */
+export function issueBodySafeNodes(html: string, base: string): SafeNode[] {
   const doc = new DOMParser().parseFromString(html, 'text/html');
-  return convert(doc.body.childNodes, base);
+  return safeNodes(domReader, Array.from(doc.body.childNodes), base);
+}
+
+/** The issue body as React nodes, in the browser. */
+export function issueBodyNodes(html: string, base: string): ReactNode[] {
+  return renderSafeNodes(issueBodySafeNodes(html, base));
 }

@@ -96,7 +96,9 @@ export function archivePage(
   };
 }
 
-const ISSUE_DATE = new Intl.DateTimeFormat('en', { dateStyle: 'long' });
+// In UTC: the same date for every reader and in the exported HTML of pre-rendered issues (the
+// build's time zone is not the reader's, and a different date would not hydrate).
+const ISSUE_DATE = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
 
 /** "November 22, 2026" for an issue's date. */
 export function issueDate(iso: string): string {

@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import type { GetStaticPaths, GetStaticProps } from 'next';
 import Head from 'next/head';
-import Link from 'next/link';
 import { ArrowLeft } from 'lucide-react';
 import SiteLayout from '../../components/SiteLayout';
 import StatusPanel from '../../components/public/StatusPanel';
@@ -20,7 +19,7 @@ import { siteTitle } from '../../lib/site';
 import { useArchiveIssue } from '../../lib/use-archive';
 import { usePublicSettings } from '../../lib/use-public-settings';
 
-export default function PrerenderedIssuePage({ slug, issue: built, meta }: IssuePageProps) {
+export default function PrerenderedIssuePage({ slug, issue: built, meta, body }: IssuePageProps) {
   const { site } = usePublicSettings();
   const live = useArchiveIssue(slug);
   // The build's copy until the browser's read answers; a failed read keeps it.
@@ -35,16 +34,20 @@ export default function PrerenderedIssuePage({ slug, issue: built, meta }: Issue
       </Head>
       <FeedLinks siteName={siteName} />
       {issue ? (
-        <IssueArticle issue={issue} siteName={siteName} />
+        <IssueArticle
+          issue={issue}
+          siteName={siteName}
+          builtBody={built && body ? { html: built.body_html, nodes: body } : null}
+        />
       ) : (
         <StatusPanel
           tone="error"
           title="We could not find that issue"
           actions={
-            <Link href="/archive/" className={publicStyles.button}>
+            <a href="/archive/" className={publicStyles.button}>
               <ArrowLeft aria-hidden="true" />
               Browse the archive
-            </Link>
+            </a>
           }
         >
           <p>This issue is no longer published.</p>

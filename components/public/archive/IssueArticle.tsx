@@ -1,8 +1,8 @@
 // One issue as readers see it: the way back to the archive, subject, date, preheader, the body and
 // the call to subscribe. Shared by the pre-rendered /archive/<slug>/ and /archive/issue/?slug=.
-import Link from 'next/link';
 import { ArrowLeft } from 'lucide-react';
 import { issueDate, type ArchiveIssue } from '../../../lib/archive';
+import type { SafeNode } from '../../../lib/archive-html';
 import IssueBody from './IssueBody';
 import SubscribeCallout from './SubscribeCallout';
 import styles from './Archive.module.css';
@@ -10,16 +10,19 @@ import styles from './Archive.module.css';
 export default function IssueArticle({
   issue,
   siteName,
+  builtBody,
 }: {
   issue: ArchiveIssue;
   siteName: string;
+  /** The body as the build converted it (pre-rendered pages), with the body_html it came from. */
+  builtBody?: { html: string; nodes: SafeNode[] } | null;
 }) {
   return (
     <article className={styles.article} aria-labelledby="issue-title">
-      <Link href="/archive/" className={styles.back}>
+      <a href="/archive/" className={styles.back}>
         <ArrowLeft aria-hidden="true" />
         All issues
-      </Link>
+      </a>
       <header className={styles.issueHeader}>
         <h1 id="issue-title" className={styles.issueTitle}>
           {issue.subject || 'Untitled issue'}
@@ -29,7 +32,7 @@ export default function IssueArticle({
         </time>
         {issue.preheader && <p className={styles.issueLead}>{issue.preheader}</p>}
       </header>
-      <IssueBody html={issue.body_html} />
+      <IssueBody html={issue.body_html} built={builtBody} />
       <SubscribeCallout
         siteName={siteName}
         title={`Enjoyed this? Get the next issue${siteName ? ` of ${siteName}` : ''}`}
