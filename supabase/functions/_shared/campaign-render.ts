@@ -1,7 +1,8 @@
 // Campaign rendering in the edge functions: the shared renderer (lib/email-render, also what the
 // editor's preview runs) with the Deno builds of its libraries.
 import type { RenderDeps } from '../../../lib/email-render/index.ts';
-import { juice, Lexer, Liquid, marked, sanitizeHtml, Tokenizer } from './deps.ts';
+import { Lexer, Liquid, marked, sanitizeHtml, Tokenizer } from './deps.ts';
+import juice from './juice.ts';
 
 export const renderDeps: RenderDeps = {
   marked,

@@ -7,8 +7,6 @@ export { default as SMTPConnection } from 'npm:nodemailer@10.6.0/lib/smtp-connec
 // Campaign rendering: Markdown to HTML, then a sanitiser that keeps only safe tags and URLs.
 export { marked, Lexer, type Token, type Tokens } from 'npm:marked@18.2.1';
 export { default as sanitizeHtml } from 'npm:sanitize-html@2.18.1';
-// Email CSS inlining (lib/email-render/inline-css.ts): juice's client build, no file or network access.
-export { default as juice } from './juice.ts';
 // Merge tags: Liquid, sandboxed (lib/email-render/merge-tags.ts).
 export { Liquid, Tokenizer } from 'npm:liquidjs@10.30.1';
 // CSV import: a streaming RFC 4180 parser (quoted fields, embedded newlines, BOM, byte offsets).

@@ -10,7 +10,7 @@ import {
   type SendEmailPayload,
 } from '../_shared/auth-mail.ts';
 import { adminClient } from '../_shared/db.ts';
-import { juice } from '../_shared/deps.ts';
+import juice from '../_shared/juice.ts';
 import { env } from '../_shared/env.ts';
 import { logoUrl } from '../../../lib/email-render/branding.ts';
 import { AppError } from '../_shared/errors.ts';

@@ -3,7 +3,7 @@
 // (_shared/auth-mail.ts: the branded layout, the same shape and words), so it reads like the
 // invite a new address gets.
 import { renderAuthLetter, ROLE_WORDS, type AuthMailSite } from '../_shared/auth-mail.ts';
-import { juice } from '../_shared/deps.ts';
+import juice from '../_shared/juice.ts';
 import { env } from '../_shared/env.ts';
 import type { OutgoingMail } from '../_shared/mail.ts';
 import { senderFields, type MailSettings } from '../_shared/subscriber-mail.ts';
