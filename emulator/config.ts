@@ -17,6 +17,11 @@ export interface AuthSettings {
   minimumPasswordLength: number;
   emailEnableSignup: boolean;
   emailConfirmations: boolean;
+  /**
+   * `[auth.sms] enable_confirmations` (off by default, as the CLI: SMS autoconfirm). No SMS is
+   * ever sent; with it off a phone change applies at once, as upstream's autoconfirm.
+   */
+  smsConfirmations: boolean;
   /** `[auth.email] secure_password_change`: a password change needs a recent session or a nonce. */
   securePasswordChange: boolean;
   /**
@@ -108,6 +113,7 @@ export function projectConfigFromToml(doc: Table): ProjectConfig {
       minimumPasswordLength: num(auth.minimum_password_length, 6),
       emailEnableSignup: bool(email.enable_signup, true),
       emailConfirmations: bool(email.enable_confirmations, false),
+      smsConfirmations: bool(table(auth.sms).enable_confirmations, false),
       securePasswordChange: bool(email.secure_password_change, false),
       doubleConfirmChanges: bool(email.double_confirm_changes, true),
       mfa: {

@@ -1,5 +1,6 @@
 // auth.users rows and GoTrue's User / Identity JSON (contract §2.1).
 import type { Queryable } from '../db/types.js';
+import { insertPhoneIdentity } from './phone.js';
 import { SQL } from './queries.js';
 
 export interface UserRow {
@@ -151,6 +152,8 @@ export function isBanned(row: UserRow): boolean {
 
 export interface NewUser {
   email: string | null;
+  /** A phone number (admin API only: stored, with its identity, and no SMS sent). */
+  phone?: string | null;
   encryptedPassword: string | null;
   confirmed: boolean;
   appMetadata: Record<string, unknown>;
@@ -191,6 +194,10 @@ export async function insertUser(q: Queryable, user: NewUser): Promise<string> {
       if (!(k in identityData)) identityData[k] = v;
     }
     await q.query(SQL['insert-identity'], [id, id, JSON.stringify(identityData), 'email']);
+  }
+  if (user.phone) {
+    await q.query('update auth.users set phone = $2 where id = $1', [id, user.phone]);
+    await insertPhoneIdentity(q, id, user.phone, false);
   }
   if (user.confirmed) await q.query(SQL['confirm-email'], [id]);
   return id;

@@ -42,7 +42,7 @@ export const settings: Handler = async (ctx, r) => {
     external,
     disable_signup: !s.enableSignup,
     mailer_autoconfirm: !s.emailConfirmations,
-    phone_autoconfirm: false,
+    phone_autoconfirm: !s.smsConfirmations,
     sms_provider: '',
     saml_enabled: false,
     saml_private_key_next_configured: false,

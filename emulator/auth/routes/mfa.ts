@@ -1,6 +1,6 @@
 // MFA with TOTP (GoTrue mfa.go): enrol, challenge, verify (the session becomes aal2 with a `totp`
 // amr entry), unenrol, and the admin API's factor list and delete. Phone and WebAuthn factors
-// are not implemented (501).
+// are off, as the CLI's defaults leave them (upstream's 422).
 import type { Queryable } from '../../db/types.js';
 import { clientInfo, json, readBody, str, type AuthContext, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
@@ -74,8 +74,17 @@ async function sessionAal(q: Queryable, sessionId: string | null): Promise<strin
 }
 
 function checkTotpType(type: string | undefined): void {
-  if (type === 'phone' || type === 'webauthn') {
-    throw errors.notImplemented(`MFA ${type === 'phone' ? 'phone' : 'WebAuthn'} factors`);
+  // Phone and WebAuthn factors are off, as the CLI's `[auth.mfa.phone]`/`[auth.mfa.web_authn]`
+  // enroll_enabled default: upstream's 422 (mfa.go EnrollFactor).
+  if (type === 'phone') {
+    throw new AuthError(422, 'mfa_phone_enroll_not_enabled', 'MFA enroll is disabled for Phone');
+  }
+  if (type === 'webauthn') {
+    throw new AuthError(
+      422,
+      'mfa_webauthn_enroll_not_enabled',
+      'MFA enroll is disabled for WebAuthn',
+    );
   }
   if (type !== 'totp') throw errors.validation('factor_type needs to be totp, phone, or webauthn');
 }

@@ -85,7 +85,13 @@ export const recover: Handler = async (ctx, r) => {
 export const resend: Handler = async (ctx, r) => {
   const body = await readBody(r);
   const type = str(body.type);
-  if (type === 'sms' || type === 'phone_change') throw phoneDisabled();
+  // resend.go's Validate: a phone type needs a phone, and a phone needs the phone provider.
+  if (type === 'sms' && !body.phone) {
+    throw errors.validation('Type provided requires a phone number');
+  }
+  if ((type === 'sms' || type === 'phone_change') && body.phone) {
+    throw new AuthError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+  }
   if (type !== 'signup' && type !== 'email_change') {
     throw errors.validation('Missing one of these types: signup, email_change, sms, phone_change');
   }

@@ -4,6 +4,7 @@ import type { Queryable } from '../../db/types.js';
 import { json, type Handler, type AuthContext } from '../context.js';
 import { AuthError, errors } from '../errors.js';
 import { queueHookEmail } from '../hook-outbox.js';
+import { phoneProviderDisabled } from '../phone.js';
 import { generateOtp, tokenHash } from '../otp.js';
 import { requireUser } from '../principal.js';
 import type { UserRow } from '../users.js';
@@ -35,7 +36,14 @@ export const reauthenticate: Handler = async (ctx, r) => {
       'Reauthentication requires the user to have an email or a phone number',
     );
   }
-  if (!user.email) throw errors.notImplemented('Reauthentication by phone (SMS)');
+  if (!user.email) {
+    // A phone-only user: upstream sends the nonce by SMS (reauthenticate.go), which needs a
+    // provider the emulator lacks.
+    if (!user.phone_confirmed_at) {
+      throw new AuthError(422, 'phone_not_confirmed', 'Please verify your phone first.');
+    }
+    throw phoneProviderDisabled();
+  }
   if (!user.email_confirmed_at) {
     throw new AuthError(422, 'email_not_confirmed', 'Please verify your email first.');
   }

@@ -61,7 +61,8 @@ async function passwordGrant(
   body: Record<string, unknown>,
 ): Promise<Response> {
   if (body.phone && !body.email) {
-    throw new AuthError(400, 'phone_provider_disabled', 'Phone logins are disabled');
+    // token.go: 422 for a password sign-in with the phone provider off.
+    throw new AuthError(422, 'phone_provider_disabled', 'Phone logins are disabled');
   }
   const email = normalizeEmail(body.email);
   const password = typeof body.password === 'string' ? body.password : '';
