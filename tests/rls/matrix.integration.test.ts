@@ -295,7 +295,7 @@ describe('realtime: private team topics', () => {
       service.from('lists').select('id').eq('slug', 'rls-matrix').single(),
       'matrix list',
     );
-    // A signup, a new draft and a queued import, as service role.
+    // A signup, a new draft, a queued import and a new automation, as service role.
     await one(
       service
         .from('subscribers')
@@ -315,6 +315,14 @@ describe('realtime: private team topics', () => {
         .select('id')
         .single(),
       'realtime import',
+    );
+    await one(
+      service
+        .from('automations')
+        .insert({ name: 'Realtime', trigger_list_id: list.id })
+        .select('id')
+        .single(),
+      'realtime automation',
     );
     // Wait for every listener that should hear something, then a little longer for the rest.
     const expected = cells(REALTIME).filter((c) => c.outcome === 'ok');

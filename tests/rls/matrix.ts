@@ -240,13 +240,15 @@ export const BUCKETS: Record<Bucket, Partial<Record<StorageOp, Row>>> = {
  * topic's message for a row inserted as service role arrives. `rls`: the join is refused
  * ("Unauthorized: You do not have permissions to read from this Channel topic").
  */
-export type RealtimeTopic = 'team:audience' | 'team:campaigns' | 'team:imports';
+export type RealtimeTopic =
+  'team:audience' | 'team:campaigns' | 'team:imports' | 'team:automations';
 // prettier-ignore
 export const REALTIME: Record<RealtimeTopic, Row> = {
-  //                 anon        nonMember   viewer      editor      admin       owner       service
-  'team:audience':  ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
-  'team:campaigns': ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
-  'team:imports':   ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  //                   anon        nonMember   viewer      editor      admin       owner       service
+  'team:audience':   ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  'team:campaigns':  ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  'team:imports':    ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
+  'team:automations': ['rls',      'rls',      'ok',       'ok',       'ok',       'ok',       'ok'],
 };
 
 /** public.hit_rate_limit(): EXECUTE for service_role only (the edge functions). */
