@@ -1,4 +1,5 @@
 // Every benchmark `npm run bench` knows, by name.
+import { automations } from './automations.js';
 import { bulk } from './bulk.js';
 import { importBench } from './import.js';
 import { lighthouseBench } from './lighthouse.js';
@@ -19,5 +20,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
   send,
   bulk,
   segments,
+  automations,
   lighthouseBench,
 ];

@@ -63,6 +63,66 @@ async function fixture(emu: RunningEmulator, n: number, log: (m: string) => void
   }
 }
 
+/**
+ * EXPLAIN (ANALYZE, BUFFERS) of the count's query as the admin under RLS (count_subscribers_matching
+ * runs it as dynamic SQL, so its plan is not in the function's) and of the fill's INSERT for a fresh
+ * campaign, both rolled back; written to the log.
+ */
+async function explain(
+  emu: RunningEmulator,
+  counted: RuleGroup,
+  listId: string,
+  half: { id: string },
+  log: (m: string) => void,
+): Promise<void> {
+  const rollback = new Error('rolled back');
+  const plan = async (title: string, text: string, params: unknown[], setup: string[] = []) => {
+    // The compiled clause's parameters are one jsonb ($1), typed as EXECUTE … USING types them.
+    const sql = text.replace(/\$1(?!\d)/g, '($1::jsonb)');
+    try {
+      await emu.db.transaction(async (tx) => {
+        for (const statement of setup) await tx.query(statement);
+        const { rows } = await tx.query<{ 'QUERY PLAN': string }>(
+          `explain (analyze, buffers, settings) ${sql}`,
+          params,
+        );
+        log(`${title}:\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+        throw rollback;
+      });
+    } catch (err) {
+      if (err !== rollback) log(`${title}: ${(err as Error).message}`);
+    }
+  };
+  const where = await emu.db.query<{ clause: string; params: unknown }>(
+    'select clause, params::text as params from private.subscriber_rules_where($1)',
+    [JSON.stringify(counted)],
+  );
+  const { rows: admins } = await emu.db.query<{ user_id: string }>(
+    `select user_id from public.members where role = 'admin' and email like 'bench-seg-%' limit 1`,
+  );
+  const claims = JSON.stringify({ sub: admins[0]!.user_id, role: 'authenticated' });
+  await plan(
+    'count (as the admin, RLS on)',
+    `select count(*) from public.subscribers s where ${where.rows[0]!.clause}`,
+    [where.rows[0]!.params],
+    [
+      `select set_config('request.jwt.claims', '${claims.replace(/'/g, "''")}', true)`,
+      'set local role authenticated',
+    ],
+  );
+  const audience = await emu.db.query<{ clause: string; params: unknown }>(
+    `select clause, params::text as params from private.audience_sql(array[$1::uuid], '{}'::uuid[])`,
+    [half.id],
+  );
+  await plan(
+    'fill (the INSERT of start_campaign_send, for a fresh campaign)',
+    `with c as (insert into public.campaigns (name, subject, body_md) values ('Explain', 'Hi', 'Hi') returning id)
+     insert into public.deliveries (campaign_id, subscriber_id)
+     select (select id from c), r.id from (${audience.rows[0]!.clause}) r on conflict do nothing`,
+    [audience.rows[0]!.params, [listId]],
+  );
+}
+
 export async function runSegmentsBench(options: BenchOptions): Promise<BenchResult> {
   const emu = await startEmulator({
     memory: true,
@@ -151,9 +211,10 @@ export async function runSegmentsBench(options: BenchOptions): Promise<BenchResu
       `insert into public.campaign_segments (campaign_id, segment_id, mode) values ($1, $2, 'include')`,
       [campaignId, (half.data as { id: string }).id],
     );
+    // As send-campaign calls it: the rendered HTML and the body and subject it rendered from.
     const t0 = performance.now();
     const filled = await emu.db.query<{ n: number }>(
-      `select public.start_campaign_send($1, '<p>Hi</p>') as n`,
+      `select public.start_campaign_send($1, '<p>Hi</p>', 'Hi', 'Hi') as n`,
       [campaignId],
     );
     took.fill = performance.now() - t0;
@@ -165,6 +226,15 @@ export async function runSegmentsBench(options: BenchOptions): Promise<BenchResu
       throughput: Math.round((Number(filled.rows[0]!.n) / took.fill) * 1000),
     });
     notes.push(`the queue holds ${Number(filled.rows[0]!.n).toLocaleString('en')} deliveries`);
+    // After measuring, for the log only: where each statement's time goes.
+    if (process.env.BENCH_SEGMENTS_EXPLAIN !== 'off')
+      await explain(
+        emu,
+        byId,
+        list('product-updates'),
+        half.data as { id: string },
+        options.log,
+      ).catch((err: unknown) => options.log(`explain failed: ${(err as Error).message}`));
   } finally {
     await emu.stop();
   }
