@@ -94,13 +94,6 @@ export type Database = {
             referencedRelation: "automation_steps"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "automation_enrolments_subscriber_id_fkey"
-            columns: ["subscriber_id"]
-            isOneToOne: false
-            referencedRelation: "subscribers"
-            referencedColumns: ["id"]
-          },
         ]
       }
       automation_sends: {
@@ -167,13 +160,6 @@ export type Database = {
             columns: ["step_id"]
             isOneToOne: false
             referencedRelation: "automation_steps"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "automation_sends_subscriber_id_fkey"
-            columns: ["subscriber_id"]
-            isOneToOne: false
-            referencedRelation: "subscribers"
             referencedColumns: ["id"]
           },
         ]
@@ -962,13 +948,6 @@ export type Database = {
         }
         Relationships: [
           {
-            foreignKeyName: "subscriber_tags_subscriber_id_fkey"
-            columns: ["subscriber_id"]
-            isOneToOne: false
-            referencedRelation: "subscribers"
-            referencedColumns: ["id"]
-          },
-          {
             foreignKeyName: "subscriber_tags_tag_id_fkey"
             columns: ["tag_id"]
             isOneToOne: false
@@ -1017,15 +996,7 @@ export type Database = {
           status?: string
           updated_at?: string
         }
-        Relationships: [
-          {
-            foreignKeyName: "subscribers_referred_by_fkey"
-            columns: ["referred_by"]
-            isOneToOne: false
-            referencedRelation: "subscribers"
-            referencedColumns: ["id"]
-          },
-        ]
+        Relationships: []
       }
       subscriptions: {
         Row: {
