@@ -1,6 +1,13 @@
 // Unit tests for media-type negotiation and Content-Range.
 import { describe, expect, it } from 'vitest';
-import { acceptOrder, contentRange, mediaContentType, negotiate, readStatus } from './response.js';
+import {
+  acceptOrder,
+  contentRange,
+  contentType,
+  mediaContentType,
+  negotiate,
+  readStatus,
+} from './response.js';
 
 describe('negotiate', () => {
   it('picks the body shape from Accept', () => {
@@ -13,12 +20,16 @@ describe('negotiate', () => {
     expect(negotiate('image/png, application/json')).toBe('array');
   });
 
-  it('answers 406 PGRST107 for nothing acceptable and 501 for unimplemented outputs', () => {
+  it('answers 406 PGRST107 for nothing acceptable; CSV and GeoJSON are outputs', () => {
     expect(() => negotiate('image/png')).toThrow(
       'None of these media types are available: image/png',
     );
-    expect(() => negotiate('application/geo+json')).toThrow(/GeoJSON/);
     expect(negotiate('text/csv')).toBe('csv');
+    expect(negotiate('application/geo+json')).toBe('geojson');
+    // The best acceptable range wins, so a singular object before GeoJSON is still an object.
+    expect(negotiate('application/vnd.pgrst.object+json, application/geo+json')).toBe('object');
+    expect(negotiate('application/json;q=0.5, application/geo+json')).toBe('geojson');
+    expect(contentType('geojson')).toBe('application/geo+json; charset=utf-8');
   });
 
   it('orders Accept by q, then specificity, as PostgREST (wai-extra parseHttpAccept) does', () => {

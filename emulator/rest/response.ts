@@ -3,10 +3,6 @@ import { RestError } from './errors.js';
 import type { Preferences } from './prefer.js';
 import type { BodyShape } from './select-builder.js';
 
-const UNSUPPORTED: Array<[RegExp, string]> = [
-  [/^application\/geo\+json$/, 'GeoJSON output (Accept: application/geo+json)'],
-];
-
 /**
  * The media ranges of `Accept` best first, as wai-extra's parseHttpAccept (which PostgREST uses)
  * orders them: spaces dropped, stably sorted by q (1 when absent or unreadable), then by
@@ -49,11 +45,7 @@ export function negotiate(accept: string | null, produces: string | null = null)
     }
     if (type === 'application/vnd.pgrst.array+json') return stripped ? 'stripped' : 'array';
     if (type === 'text/csv') return 'csv';
-    for (const [pattern, feature] of UNSUPPORTED) {
-      if (pattern.test(type)) {
-        throw new RestError(501, 'PGRST501', `The emulator does not implement ${feature}`);
-      }
-    }
+    if (type === 'application/geo+json') return 'geojson';
   }
   throw new RestError(406, 'PGRST107', `None of these media types are available: ${accept}`);
 }
@@ -66,8 +58,15 @@ export function mediaContentType(mediaType: string): string {
   return known.includes(mediaType) ? `${mediaType}; charset=utf-8` : mediaType;
 }
 
+/**
+ * HEAD builds no body: PostgREST negotiates its NoAgg handler for it (an empty text), so what
+ * only the body's aggregate could fail on (GeoJSON without PostGIS) does not fail a HEAD.
+ */
+export const headOrBody = (method: string, body: string) => (method === 'HEAD' ? `''` : body);
+
 export function contentType(shape: BodyShape): string {
   if (shape === 'csv') return 'text/csv; charset=utf-8';
+  if (shape === 'geojson') return 'application/geo+json; charset=utf-8';
   return isSingular(shape)
     ? 'application/vnd.pgrst.object+json; charset=utf-8'
     : 'application/json; charset=utf-8';

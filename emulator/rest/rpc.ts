@@ -12,6 +12,7 @@ import {
   checkSingular,
   contentRange,
   contentType,
+  headOrBody,
   mediaContentType,
   readStatus,
 } from './response.js';
@@ -95,6 +96,33 @@ function singleHeaders(r: RpcRequest): Record<string, string> {
   };
 }
 
+/**
+ * GeoJSON of a function returning one scalar: PostgREST reads the call as a row of one column
+ * `pgrst_scalar` and hands that row to ST_AsGeoJSON, so a geometry is one Feature with no
+ * properties and any other value PostGIS's 22023 "geometry column is missing".
+ */
+async function scalarGeoJson(
+  r: RpcRequest,
+  tx: Queryable,
+  call: string,
+  from: string,
+  ctx: ReturnType<typeof newContext>,
+): Promise<PlainResponse> {
+  const { rows } = await tx.query<{ body: string } & ResponseGucs>(
+    `select ${headOrBody(r.method, bodyExpr('geojson'))} as body, ${RESPONSE_GUCS} ` +
+      `from (select ${call} as pgrst_scalar${from}) pgrst_t`,
+    ctx.params.values,
+  );
+  return applyResponseGucs(
+    {
+      status: 200,
+      headers: { ...singleHeaders(r), 'content-type': contentType('geojson') },
+      body: r.method === 'HEAD' ? null : rows[0]!.body,
+    },
+    rows[0]!,
+  );
+}
+
 export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const fn = r.fn;
   // PostgREST refuses this before calling: only a set of rows can be counted against the cap.
@@ -135,6 +163,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     // A media-type function (it returns a domain such as "text/plain") asked for its own type
     // answers the value as it is, not as a JSON string; null is an empty body (PostgREST 12's
     // handler functions).
+    if (r.shape === 'geojson') return scalarGeoJson(r, tx, call, from, ctx);
     const media = r.shape === 'media' ? fn.mediaType : null;
     if (media && fn.mediaBaseType === 'bytea') {
       throw new RestError(
@@ -187,11 +216,13 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
   const page =
     `select ${renderColumns(root.columns)} from ${source}${where}${group}${order}` +
     `${root.limit !== undefined ? ` limit ${root.limit}` : ''}${offset ? ` offset ${offset}` : ''}`;
-  // A non-SETOF composite function answers an object, like PostgREST's single-row functions.
-  const shape: BodyShape = fn.returnsSet ? r.shape : 'object';
+  // A non-SETOF composite function answers an object, like PostgREST's single-row functions;
+  // GeoJSON is a FeatureCollection either way (upstream's handler ignores how many rows).
+  const asRows = fn.returnsSet || r.shape === 'geojson';
+  const shape: BodyShape = asRows ? r.shape : 'object';
   const sql =
     `select ${counted ? `(select count(*) from ${source}${where})` : 'null'} as total, ` +
-    `count(pgrst_t)::int as page_total, ${scalarSet ? scalarSetBody(shape) : bodyExpr(shape)} as body, ` +
+    `count(pgrst_t)::int as page_total, ${headOrBody(r.method, scalarSet ? scalarSetBody(shape) : bodyExpr(shape))} as body, ` +
     `${RESPONSE_GUCS} from (${page}) pgrst_t`;
   if (r.plan) return explainResponse(tx, sql, ctx.params.values, r.plan, r.method);
   const { rows } = await tx.query<
@@ -208,7 +239,7 @@ export async function handleRpc(r: RpcRequest): Promise<PlainResponse> {
     {
       status,
       headers: {
-        'content-type': contentType(fn.returnsSet ? r.shape : 'array'),
+        'content-type': contentType(asRows ? r.shape : 'array'),
         'content-range': contentRange(offset, row.page_total, total),
         ...appliedHeader(r.prefs),
       },

@@ -286,8 +286,12 @@ export function checkAllLevelsUsed(ctx: BuildContext): void {
   }
 }
 
-/** `media`: a media-type function's value as it is (see DbFunction.mediaType), for RPC only. */
-export type BodyShape = 'array' | 'object' | 'stripped' | 'stripped-object' | 'csv' | 'media';
+/**
+ * `media`: a media-type function's value as it is (see DbFunction.mediaType), for RPC only.
+ * `geojson`: `Accept: application/geo+json`, a FeatureCollection built by PostGIS.
+ */
+export type BodyShape =
+  'array' | 'object' | 'stripped' | 'stripped-object' | 'csv' | 'geojson' | 'media';
 
 /** The aggregate producing the response body from the page's rows `pgrst_t`. */
 export function bodyExpr(shape: BodyShape): string {
@@ -306,6 +310,15 @@ export function bodyExpr(shape: BodyShape): string {
       return (
         `coalesce((select string_agg(pgrst_k, ',') from json_object_keys(json_agg(pgrst_t)->0) as pgrst_k), '')` +
         ` || chr(10) || coalesce(string_agg(substring(pgrst_t::text, 2, length(pgrst_t::text) - 2), chr(10)), '')`
+      );
+    case 'geojson':
+      // PostgREST's GeoJSON handler: PostGIS 3's ST_AsGeoJSON(record) makes each row a Feature
+      // (its first geometry column the geometry, the other columns the properties). Without
+      // PostGIS the call is Postgres's own 42883, "function st_asgeojson(record) does not
+      // exist" (404), and a row without a geometry column is PostGIS's 22023 (400), as upstream.
+      return (
+        `json_build_object('type', 'FeatureCollection', 'features', ` +
+        `coalesce(json_agg(ST_AsGeoJSON(pgrst_t)::json), '[]'))::text`
       );
     case 'media':
       throw new Error('a media-type body is never built from rows');

@@ -13,6 +13,7 @@ import {
   checkSingular,
   contentRange,
   contentType,
+  headOrBody,
   readStatus,
 } from './response.js';
 import { ident } from './sql.js';
@@ -75,7 +76,7 @@ export async function handleRead(r: TableRequest): Promise<PlainResponse> {
   const offset = root.offset ?? 0;
   const sql =
     `select ${exactCountSql(r.prefs, from, r.maxRows)} as total, ` +
-    `count(pgrst_t)::int as page_total, ${bodyExpr(r.shape)} as body ` +
+    `count(pgrst_t)::int as page_total, ${headOrBody(r.method, bodyExpr(r.shape))} as body ` +
     `from (select ${renderColumns(root.columns)} from ${from}${clause('group by', root.groupBy, ', ')}` +
     `${clause('order by', root.orderBy, ', ')}` +
     `${Number.isFinite(limit) ? ` limit ${limit}` : ''}${offset ? ` offset ${offset}` : ''}) pgrst_t`;
