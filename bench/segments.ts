@@ -247,12 +247,12 @@ export async function runSegmentsBench(options: BenchOptions): Promise<BenchResu
     comparisons: [],
     goals: [
       {
-        goal: `count a 3-condition segment of ${n.toLocaleString('en')} subscribers < ${COUNT_GOAL_MS / 1000} s (native Postgres)`,
+        goal: `count a 3-condition segment: ${n.toLocaleString('en')} subscribers < ${COUNT_GOAL_MS / 1000} s (native Postgres)`,
         met: judged && Number.isFinite(countMs) ? countMs < COUNT_GOAL_MS : null,
         detail: Number.isFinite(countMs) ? `p50 ${(countMs / 1000).toFixed(2)} s` : 'failed',
       },
       {
-        goal: `fill a campaign queue from a 50 % segment of ${n.toLocaleString('en')} < ${FILL_GOAL_MS / 1000} s (native Postgres)`,
+        goal: `fill the queue from a 50 % segment: ${n.toLocaleString('en')} subscribers < ${FILL_GOAL_MS / 1000} s (native Postgres)`,
         met: judged && Number.isFinite(fillMs) ? fillMs < FILL_GOAL_MS : null,
         detail: Number.isFinite(fillMs) ? `${(fillMs / 1000).toFixed(2)} s` : 'failed',
       },
