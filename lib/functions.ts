@@ -6,7 +6,7 @@ import {
   FunctionsRelayError,
 } from '@supabase/functions-js';
 import { CATALOGUE_MESSAGES } from './catalogue';
-import { QueryError, type SupabaseResult } from './use-query';
+import { QueryError, type SupabaseResult } from './query';
 
 export const FUNCTION_MESSAGES = {
   unreachable: CATALOGUE_MESSAGES.unreachable,

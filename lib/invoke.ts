@@ -3,14 +3,18 @@
 import {
   readFunctionResult,
   type FunctionOutcome,
+  type InvokeResult,
   type Parser,
   type ReadOptions,
 } from './functions';
 import { publicFunctions } from './supabase-public';
 
-/** A client's `functions` (FunctionsClient, or supabase-js's `supabase.functions`). */
+/** A client's `functions`: the public pages' lean one, or supabase-js's `supabase.functions`. */
 export interface FunctionsInvoker {
-  invoke: typeof publicFunctions.invoke;
+  invoke(
+    name: string,
+    options: { method?: 'GET' | 'POST'; body?: object },
+  ): Promise<InvokeResult>;
 }
 
 export interface InvokeRequest {

@@ -13,7 +13,8 @@ import {
   type ArchiveSummary,
 } from './archive';
 import { publicRest } from './supabase-public';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 function positionKey(position: ArchivePosition) {
   return queryKey('archive', {
@@ -28,7 +29,7 @@ export function useArchivePage(position: ArchivePosition | null): {
   error: QueryError | undefined;
   retry: () => void;
 } {
-  const { data, error, mutate } = useQuery(position ? positionKey(position) : null, () =>
+  const { data, error, mutate } = usePublicQuery(position ? positionKey(position) : null, () =>
     publicRest.rpc('archive_issues', archiveArgs(position!, ARCHIVE_PAGE_SIZE)),
   );
   return {
@@ -47,7 +48,7 @@ export function useLatestIssues(): {
   error: QueryError | undefined;
   retry: () => void;
 } {
-  const { data, error, mutate } = useQuery(LATEST_ISSUES_KEY, () =>
+  const { data, error, mutate } = usePublicQuery(LATEST_ISSUES_KEY, () =>
     publicRest.rpc('archive_issues', { p_limit: LATEST_ISSUES }),
   );
   // The function answers one row more than asked, to tell whether more exist.
@@ -60,8 +61,9 @@ export function useArchiveIssue(slug: string | null): {
   error: QueryError | undefined;
   retry: () => void;
 } {
-  const { data, error, mutate } = useQuery(slug ? queryKey('archive/issue', { slug }) : null, () =>
-    publicRest.rpcOne('archive_issue', { p_slug: slug! }),
+  const { data, error, mutate } = usePublicQuery(
+    slug ? queryKey('archive/issue', { slug }) : null,
+    () => publicRest.rpcOne('archive_issue', { p_slug: slug! }),
   );
   return { issue: slug ? data : undefined, error, retry: () => void mutate() };
 }

@@ -3,7 +3,8 @@
 import { parseConfirmAnswer, type ConfirmAnswer } from './confirm';
 import { asQueryResult } from './functions';
 import { invokeFunction } from './invoke';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 /** For single-use requests: fetch once per key, never again on focus, reconnect or remount. */
 export const ONCE = {
@@ -18,7 +19,7 @@ export function useConfirm(token: string | null): {
   error: QueryError | undefined;
   isLoading: boolean;
 } {
-  const { data, error, isLoading } = useQuery(
+  const { data, error, isLoading } = usePublicQuery(
     token ? queryKey('confirm', { token }) : null,
     async () =>
       asQueryResult(await invokeFunction('confirm', parseConfirmAnswer, { body: { token } })),

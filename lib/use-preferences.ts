@@ -10,7 +10,8 @@ import {
   type Preferences,
   type PreferencesChanges,
 } from './preferences';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 export function preferencesKey(token: string): string {
   return queryKey('preferences', { token });
@@ -28,7 +29,7 @@ export function usePreferences(token: string | null): {
   error: QueryError | undefined;
   isLoading: boolean;
 } & PreferencesActions {
-  const { data, error, isLoading, mutate } = useQuery(
+  const { data, error, isLoading, mutate } = usePublicQuery(
     token ? preferencesKey(token) : null,
     async () =>
       asQueryResult(

@@ -2,7 +2,8 @@
 // so the filter is explicit).
 import { PUBLIC_LIST_COLUMNS, sortLists, type PublicList } from './public-lists';
 import { publicRest } from './supabase-public';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 export const PUBLIC_LISTS_KEY = queryKey('public-lists');
 
@@ -13,7 +14,7 @@ export function usePublicLists(): {
   /** Reads the lists again (the Try again of a failed load). */
   retry: () => void;
 } {
-  const { data, error, isLoading, mutate } = useQuery(
+  const { data, error, isLoading, mutate } = usePublicQuery(
     PUBLIC_LISTS_KEY,
     () =>
       // No silent retries for seconds: a failed read shows its error and a Try again at once.

@@ -2,7 +2,8 @@
 // answers signed-in non-members too (the table itself shows them no row).
 import { siteIdentity, type SiteIdentity } from './site';
 import { publicRest } from './supabase-public';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 export const PUBLIC_SETTINGS_KEY = queryKey('public-settings');
 
@@ -12,7 +13,7 @@ export function usePublicSettings(): {
   error: QueryError | undefined;
   retry: () => void;
 } {
-  const { data, error, isLoading, mutate } = useQuery(
+  const { data, error, isLoading, mutate } = usePublicQuery(
     PUBLIC_SETTINGS_KEY,
     () => publicRest.rpcOne('public_settings'),
     // The identity rarely changes; one read per visit is enough.

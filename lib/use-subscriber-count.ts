@@ -3,9 +3,9 @@
 // says when a confirmed subscription to a public list came or went, and the count is read again.
 // A gentle poll covers what the topic does not announce (a subscriber blocklisted or deleted).
 import { useEffect } from 'react';
-import { mutate } from 'swr';
 import { onBroadcast, publicRest } from './supabase-public';
-import { queryKey, useQuery } from './use-query';
+import { mutatePublic, usePublicQuery } from './use-public-query';
+import { queryKey } from './query';
 
 export const SUBSCRIBER_COUNT_KEY = queryKey('public-subscriber-count');
 const REFRESH_MS = 30_000;
@@ -13,7 +13,7 @@ const REFRESH_MS = 30_000;
 const LIVE_DELAY_MS = 1000;
 
 export function useSubscriberCount(enabled: boolean): number | null {
-  const { data } = useQuery(
+  const { data } = usePublicQuery(
     enabled ? SUBSCRIBER_COUNT_KEY : null,
     () => publicRest.rpc('public_subscriber_count'),
     { refreshInterval: REFRESH_MS },
@@ -23,7 +23,7 @@ export function useSubscriberCount(enabled: boolean): number | null {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = onBroadcast('subscriber-count', 'changed', () => {
       clearTimeout(timer);
-      timer = setTimeout(() => void mutate(SUBSCRIBER_COUNT_KEY), LIVE_DELAY_MS);
+      timer = setTimeout(() => void mutatePublic(SUBSCRIBER_COUNT_KEY), LIVE_DELAY_MS);
     });
     return () => {
       clearTimeout(timer);

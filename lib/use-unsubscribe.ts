@@ -5,7 +5,8 @@ import { asQueryResult, type FunctionOutcome } from './functions';
 import { invokeFunction } from './invoke';
 import { parseUnsubscribeView, type UnsubscribeView } from './unsubscribe';
 import { ONCE } from './use-confirm';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 type Action = 'unsubscribe' | 'resubscribe';
 
@@ -19,7 +20,7 @@ export function useUnsubscribe(token: string | null): {
   isLoading: boolean;
   change: (action: Action) => Promise<FunctionOutcome<UnsubscribeView>>;
 } {
-  const { data, error, isLoading, mutate } = useQuery(
+  const { data, error, isLoading, mutate } = usePublicQuery(
     token ? queryKey('unsubscribe', { token }) : null,
     async () => asQueryResult(await send(token ?? '', 'unsubscribe')),
     // Once per visit: a refetch would undo the visitor's undo.

@@ -4,7 +4,8 @@ import { useEffect, useRef } from 'react';
 import { asQueryResult } from './functions';
 import { invokeFunction } from './invoke';
 import { onBroadcast } from './supabase-public';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 import { parseWaitlistStanding, type WaitlistStanding } from './waitlist';
 
 // Confirmations can come in bursts (an import, a busy launch): ask at most this often.
@@ -24,7 +25,7 @@ export function useWaitlist(
   isValidating: boolean;
   refresh: () => Promise<unknown>;
 } {
-  const { data, error, isLoading, isValidating, mutate } = useQuery(
+  const { data, error, isLoading, isValidating, mutate } = usePublicQuery(
     code ? waitlistKey(code, list) : null,
     async () =>
       asQueryResult(

@@ -2,7 +2,8 @@
 // checked, for the /web/ page.
 import { asQueryResult, isRecord, isString } from './functions';
 import { invokeFunction } from './invoke';
-import { queryKey, useQuery, type QueryError } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, type QueryError } from './query';
 
 export interface WebVersion {
   subject: string;
@@ -25,7 +26,7 @@ export function useWebVersion(token: string | null): {
   error: QueryError | undefined;
   retry: () => Promise<unknown>;
 } {
-  const { data, error, mutate } = useQuery(
+  const { data, error, mutate } = usePublicQuery(
     token ? queryKey('web-version', { token }) : null,
     async () =>
       asQueryResult(

@@ -2,7 +2,8 @@
 // milestones (table waitlist_rewards), read for the reader's /waitlist/ page as the anon role
 // (public waitlists only), and what a reader with n referrals has earned and has still to reach.
 import { publicRest } from './supabase-public';
-import { queryKey, toQueryError, useQuery } from './use-query';
+import { usePublicQuery } from './use-public-query';
+import { queryKey, toQueryError } from './query';
 
 /** referrals: more confirmed referrals first (SPEC §9); joined: order of confirmation, with jumps. */
 export type WaitlistOrder = 'referrals' | 'joined';
@@ -39,25 +40,28 @@ export function rewardProgress(rewards: WaitlistReward[], referrals: number): Re
 
 /** The order and milestones of the public waitlist `slug` (no milestones: []). */
 export function useWaitlistLine(slug: string | null) {
-  return useQuery<WaitlistLine>(slug ? queryKey('waitlist-line', { slug }) : null, async () => {
-    const { data, error, status } = await publicRest.select<{
-      waitlist_order: string;
-      waitlist_rewards: WaitlistReward[] | null;
-    }>(
-      'lists',
-      { select: 'waitlist_order,waitlist_rewards(referrals,reward,jump)', slug: `eq.${slug!}` },
-      true,
-    );
-    if (error) throw toQueryError(error, status);
-    const rows = (data?.waitlist_rewards ?? []) as WaitlistReward[];
-    return {
-      data: {
-        order: data?.waitlist_order === 'joined' ? 'joined' : 'referrals',
-        rewards: [...rows].sort((a, b) => a.referrals - b.referrals),
-      },
-      error: null,
-    };
-  });
+  return usePublicQuery<WaitlistLine>(
+    slug ? queryKey('waitlist-line', { slug }) : null,
+    async () => {
+      const { data, error, status } = await publicRest.select<{
+        waitlist_order: string;
+        waitlist_rewards: WaitlistReward[] | null;
+      }>(
+        'lists',
+        { select: 'waitlist_order,waitlist_rewards(referrals,reward,jump)', slug: `eq.${slug!}` },
+        true,
+      );
+      if (error) throw toQueryError(error, status);
+      const rows = (data?.waitlist_rewards ?? []) as WaitlistReward[];
+      return {
+        data: {
+          order: data?.waitlist_order === 'joined' ? 'joined' : 'referrals',
+          rewards: [...rows].sort((a, b) => a.referrals - b.referrals),
+        },
+        error: null,
+      };
+    },
+  );
 }
 
 /** How the line is ordered, in the reader's words. */

@@ -4,7 +4,7 @@
 import { LATEST_ISSUES } from '../archive';
 import { PUBLIC_LIST_COLUMNS } from '../public-lists';
 import type { PublicSettingsRow } from '../site';
-import { queryKey } from '../use-query';
+import { queryKey } from '../query';
 import { fetchAtBuild } from './fetch-public';
 
 /** SWR keys → data, as `<SWRConfig value={{ fallback }}>` takes them. */
