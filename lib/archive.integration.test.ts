@@ -5,9 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../emulator/index';
 import { ACTORS, createTeam, startIsolatedEmulator, type Team } from '../tests/rls/team-kit';
 import { archiveArgs, archivePage, archivePosition, formatCursor } from './archive';
+import { renderCampaignPreviewHtml } from './campaign-preview';
 
 let emu: RunningEmulator;
 let team: Team;
+/** The seed's published sample issue (supabase/seed.sql), as the seed left it. */
+let seeded: Record<string, unknown> | null;
 const tag = randomUUID().slice(0, 8);
 
 /** A campaign moved as the functions move it: draft → sending → sent (or left a draft). */
@@ -61,6 +64,18 @@ let hidden: { id: string; slug: string | null }[] = [];
 beforeAll(async () => {
   emu = await startIsolatedEmulator();
   team = await createTeam(emu);
+  const sample = await team.service
+    .from('campaigns')
+    .select('id, status, archive, slug, body_md, body_html, finished_at')
+    .eq('slug', 'welcome')
+    .maybeSingle();
+  seeded = sample.data;
+  // This file's archive is exactly the issues it publishes: the sample issue leaves it.
+  const { error } = await team.service
+    .from('campaigns')
+    .update({ archive: false })
+    .eq('archive', true);
+  if (error) throw new Error(error.message);
   published = [];
   for (let i = 0; i < 5; i++) {
     const finishedAt = `2026-01-0${i + 1}T10:00:00.123456+00:00`;
@@ -121,6 +136,21 @@ describe('archive_issues()', () => {
     const cursor = archivePosition(formatCursor({ at: first!.finished_at, id: first!.id }), null);
     const older = await team.client('anon').rpc('archive_issues', archiveArgs(cursor, 50));
     expect(older.data!.map((r) => r.id)).toEqual(data!.slice(1).map((r) => r.id));
+  });
+});
+
+describe('the seed', () => {
+  it('publishes one sample issue, rendered as a send renders it and sent to nobody', async () => {
+    expect(seeded).toMatchObject({ status: 'sent', archive: true, slug: 'welcome' });
+    expect(seeded!.body_html).toBe(renderCampaignPreviewHtml(String(seeded!.body_md)));
+    expect(Date.parse(String(seeded!.finished_at))).toBe(Date.parse('2026-11-20T09:00:00Z'));
+    for (const table of ['campaign_lists', 'deliveries'] as const) {
+      const { count } = await team.service
+        .from(table)
+        .select('*', { count: 'exact', head: true })
+        .eq('campaign_id', String(seeded!.id));
+      expect(count, table).toBe(0);
+    }
   });
 });
 

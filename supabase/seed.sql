@@ -1,5 +1,6 @@
 -- Local sample data, applied once on a fresh database (never on hosted projects): a site identity,
--- three public lists and a private one, and a handful of subscribers in every state.
+-- three public lists and a private one, a handful of subscribers in every state, campaign
+-- templates and one published sample issue.
 update public.settings set
   site_name = 'The Postbox Letter',
   tagline = 'Short, useful letters about building for the web. One email a fortnight, no noise.',
@@ -132,3 +133,45 @@ Hit reply and tell us what brought you here. We read every message.
 See you in the next issue,\
 The {{ site.name }} team
 $md$);
+
+-- A published sample issue, so a fresh local site has an archive to show: /archive/, the home
+-- page's latest issues, the feeds and a pre-rendered /archive/welcome/ (Lighthouse and the e2e
+-- specs read it). It was "sent" to nobody: no lists, no deliveries. body_html is what the send
+-- renders for body_md (lib/campaign-preview.ts; tests/archive/seed-issue.integration.test.ts checks).
+insert into public.campaigns (name, subject, preheader, body_md, body_html, archive, slug) values
+  ('Welcome to The Postbox Letter', 'Welcome to The Postbox Letter',
+   'A sample issue: what the archive shows, and how to send your own.',
+   $md$Welcome! This is a sample issue from the local seed (`supabase/seed.sql`), so the archive, the home page's latest issues, the feeds and a pre-rendered issue page have something to show before you send your first campaign.
+
+## What an issue looks like
+
+Every campaign you send with **Show in the public archive** ticked appears here, at its own address, with its own title and link preview. Readers who find it can subscribe at the bottom of the page.
+
+- Write in Markdown, with images from the media library.
+- Merge tags show their defaults here, never a reader's values.
+- The RSS and Atom feeds list every published issue.
+
+## Try it
+
+Open the admin, write a campaign and send it to yourself. The mail catcher shows the email, and the archive shows the issue once it is sent.
+
+Thanks for reading,\
+The Postbox Letter
+$md$,
+   $html$<p>Welcome! This is a sample issue from the local seed (<code>supabase/seed.sql</code>), so the archive, the home page's latest issues, the feeds and a pre-rendered issue page have something to show before you send your first campaign.</p>
+<h2>What an issue looks like</h2>
+<p>Every campaign you send with <strong>Show in the public archive</strong> ticked appears here, at its own address, with its own title and link preview. Readers who find it can subscribe at the bottom of the page.</p>
+<ul>
+<li>Write in Markdown, with images from the media library.</li>
+<li>Merge tags show their defaults here, never a reader's values.</li>
+<li>The RSS and Atom feeds list every published issue.</li>
+</ul>
+<h2>Try it</h2>
+<p>Open the admin, write a campaign and send it to yourself. The mail catcher shows the email, and the archive shows the issue once it is sent.</p>
+<p>Thanks for reading,<br />The Postbox Letter</p>$html$,
+   true, 'welcome');
+update public.campaigns set status = 'sending' where slug = 'welcome';
+update public.campaigns set status = 'sent' where slug = 'welcome';
+-- A fixed date (the send stamps now()), so every fresh database, the build's and the browser's,
+-- shows the same issue.
+update public.campaigns set finished_at = '2026-11-20 09:00:00+00' where slug = 'welcome';

@@ -1,7 +1,7 @@
 // Feeds, sitemap and issue pages as the static export serves them (issue 22), read with JavaScript
 // off so only the exported HTML counts: the archive links its RSS and Atom feeds, both resolve and
 // parse, sitemap.xml and robots.txt are served, and every issue the build pre-rendered has its own
-// <title> and og:title.
+// <title> and og:title, and its body (the LCP element) before any script runs.
 import { expect, test } from '@playwright/test';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 
@@ -58,4 +58,38 @@ test('the archive links feeds that parse; the sitemap and issue pages are in the
     expect(locs).toContain(`/archive/${slug}/`);
   }
   await context.close();
+});
+
+test('a pre-rendered issue has its body in the exported HTML, and hydration leaves it as it is', async ({
+  browser,
+  page,
+  request,
+}) => {
+  // The seed publishes a sample issue (supabase/seed.sql), so every fresh build has this page.
+  const built = (await (await request.get('/archive/prerendered.json')).json()) as {
+    slugs: string[];
+  };
+  expect(built.slugs).toContain('welcome');
+  const path = '/archive/welcome/';
+
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const exported = await context.newPage();
+  await exported.goto(path);
+  await expect(
+    exported.getByRole('heading', { level: 3, name: 'What an issue looks like' }),
+  ).toBeVisible();
+  await expect(exported.getByRole('listitem').first()).toHaveText(/^Write in Markdown/);
+  const before = await exported.locator('article').innerHTML();
+  await context.close();
+
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(path);
+  await page.waitForLoadState('networkidle');
+  // The browser read the issue again and rendered the same elements: no mismatch, nothing moved.
+  expect(await page.locator('article').innerHTML()).toBe(before);
+  expect(errors).toEqual([]);
 });
