@@ -1,6 +1,12 @@
 // `npx tsx scripts/first-load-js.ts [out]`: first-load JS (gzip) of every exported page, and exit 1
-// when a public page is over its budget (lib/build/first-load-js.ts).
-import { budgetKb, firstLoadJs, isPublicRoute, overBudget } from '../lib/build/first-load-js.js';
+// when a public page is over its budget, or a known gap grew or closed (lib/build/first-load-js.ts).
+import {
+  budgetKb,
+  budgetProblems,
+  firstLoadJs,
+  isPublicRoute,
+  overBudget,
+} from '../lib/build/first-load-js.js';
 
 const pages = firstLoadJs(process.argv[2] ?? 'out');
 for (const page of pages) {
@@ -9,10 +15,15 @@ for (const page of pages) {
     `${(page.gzipBytes / 1000).toFixed(1).padStart(7)} KB ${limit.padEnd(9)} ${page.route}`,
   );
 }
-const over = overBudget(pages);
-for (const page of over) {
+for (const page of overBudget(pages)) {
   console.error(
     `over budget: ${page.route} ${(page.gzipBytes / 1000).toFixed(1)} KB > ${page.budgetKb} KB`,
   );
 }
-process.exit(over.length ? 1 : 0);
+const problems = budgetProblems(pages);
+for (const p of problems) {
+  console.error(
+    `FAIL ${p.route} ${(p.gzipBytes / 1000).toFixed(1)} KB: ${p.problem} (${p.limitKb} KB)`,
+  );
+}
+process.exit(problems.length ? 1 : 0);

@@ -1,7 +1,7 @@
 // First-load JavaScript of every exported page, read from out/: the scripts each page's HTML makes
 // a modern browser download (every <script src>, `nomodule` polyfills excluded), gzip-compressed
-// as a host serves them. Used by the budget check (tests/e2e/instant.spec.ts) and the Lighthouse
-// benchmark (bench/lighthouse.ts).
+// as a host serves them. Used by the budget check (tests/e2e/instant.spec.ts,
+// scripts/first-load-js.ts) and the Lighthouse benchmark (bench/lighthouse.ts).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -92,4 +92,48 @@ export function overBudget(pages: PageJs[]): Array<PageJs & { budgetKb: number }
     .filter((page) => isPublicRoute(page.route))
     .map((page) => ({ ...page, budgetKb: budgetKb(page.route) }))
     .filter((page) => page.gzipBytes > page.budgetKb * 1000);
+}
+
+/**
+ * Public pages not yet within their budget, each held at what it weighs now (gzip KB, rounded up):
+ * the check fails when one grows past that, and when one comes within its budget (then its line
+ * here goes). React 19's DOM client (64 KB) and Next's pages runtime (37 KB) with the webpack runtime
+ * and build manifest are ~109.6 KB on every page, which leaves `/` 15.4 KB and `/embed/` 5.4 KB for
+ * their own code: the signup form, data access, icons and styles take 13 KB on `/embed/`.
+ */
+export const KNOWN_GAPS_KB: Readonly<Record<string, number>> = { '/': 128, '/embed/': 123 };
+
+export interface BudgetProblem {
+  route: string;
+  gzipBytes: number;
+  limitKb: number;
+  problem: 'over budget' | 'over its known gap' | 'within budget: remove its known gap';
+}
+
+/** What the budget check fails on: issue 22's budgets, and the known gaps no larger than today. */
+export function budgetProblems(
+  pages: PageJs[],
+  gaps: Readonly<Record<string, number>> = KNOWN_GAPS_KB,
+): BudgetProblem[] {
+  const problems: BudgetProblem[] = [];
+  for (const page of pages.filter((p) => isPublicRoute(p.route))) {
+    const { route, gzipBytes } = page;
+    const budget = budgetKb(route);
+    const gap = gaps[route];
+    if (gap === undefined) {
+      if (gzipBytes > budget * 1000) {
+        problems.push({ route, gzipBytes, limitKb: budget, problem: 'over budget' });
+      }
+    } else if (gzipBytes > gap * 1000) {
+      problems.push({ route, gzipBytes, limitKb: gap, problem: 'over its known gap' });
+    } else if (gzipBytes <= budget * 1000) {
+      problems.push({
+        route,
+        gzipBytes,
+        limitKb: budget,
+        problem: 'within budget: remove its known gap',
+      });
+    }
+  }
+  return problems;
 }
