@@ -125,7 +125,7 @@ describe('recipients and headers', () => {
     expect(delivery!.message_id).toMatch(new RegExp(`^<${id}\\.[0-9a-f-]{36}@`));
     expect(mail.text).toContain('the post (https://example.com/post)');
     expect(mail.text).toMatch(/Unsubscribe: http/);
-    expect(mail.html).toContain('max-width:600px');
+    expect(mail.html).toContain('max-width: 600px;');
     expect(mail.html).toContain('A short preview');
   });
 
