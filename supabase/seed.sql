@@ -136,14 +136,15 @@ $md$);
 
 -- A published sample issue, so a fresh local site has an archive to show: /archive/, the home
 -- page's latest issues, the feeds and a pre-rendered /archive/welcome/ (Lighthouse and the e2e
--- specs read it). It was "sent" to nobody: no lists, no deliveries. body_html is what the send
--- renders for body_md (lib/campaign-preview.ts; tests/archive/seed-issue.integration.test.ts checks).
+-- specs read it); its sections are level-1 headings, which the page shows as h2 under the
+-- subject's h1. It was "sent" to nobody: no lists, no deliveries. body_html is what the send
+-- renders for body_md (lib/campaign-preview.ts; lib/archive.integration.test.ts checks).
 insert into public.campaigns (name, subject, preheader, body_md, body_html, archive, slug) values
   ('Welcome to The Postbox Letter', 'Welcome to The Postbox Letter',
    'A sample issue: what the archive shows, and how to send your own.',
    $md$Welcome! This is a sample issue from the local seed (`supabase/seed.sql`), so the archive, the home page's latest issues, the feeds and a pre-rendered issue page have something to show before you send your first campaign.
 
-## What an issue looks like
+# What an issue looks like
 
 Every campaign you send with **Show in the public archive** ticked appears here, at its own address, with its own title and link preview. Readers who find it can subscribe at the bottom of the page.
 
@@ -151,7 +152,7 @@ Every campaign you send with **Show in the public archive** ticked appears here,
 - Merge tags show their defaults here, never a reader's values.
 - The RSS and Atom feeds list every published issue.
 
-## Try it
+# Try it
 
 Open the admin, write a campaign and send it to yourself. The mail catcher shows the email, and the archive shows the issue once it is sent.
 
@@ -159,14 +160,14 @@ Thanks for reading,\
 The Postbox Letter
 $md$,
    $html$<p>Welcome! This is a sample issue from the local seed (<code>supabase/seed.sql</code>), so the archive, the home page's latest issues, the feeds and a pre-rendered issue page have something to show before you send your first campaign.</p>
-<h2>What an issue looks like</h2>
+<h1>What an issue looks like</h1>
 <p>Every campaign you send with <strong>Show in the public archive</strong> ticked appears here, at its own address, with its own title and link preview. Readers who find it can subscribe at the bottom of the page.</p>
 <ul>
 <li>Write in Markdown, with images from the media library.</li>
 <li>Merge tags show their defaults here, never a reader's values.</li>
 <li>The RSS and Atom feeds list every published issue.</li>
 </ul>
-<h2>Try it</h2>
+<h1>Try it</h1>
 <p>Open the admin, write a campaign and send it to yourself. The mail catcher shows the email, and the archive shows the issue once it is sent.</p>
 <p>Thanks for reading,<br />The Postbox Letter</p>$html$,
    true, 'welcome');

@@ -76,7 +76,7 @@ test('a pre-rendered issue has its body in the exported HTML, and hydration leav
   const exported = await context.newPage();
   await exported.goto(path);
   await expect(
-    exported.getByRole('heading', { level: 3, name: 'What an issue looks like' }),
+    exported.getByRole('heading', { level: 2, name: 'What an issue looks like' }),
   ).toBeVisible();
   await expect(exported.getByRole('listitem').first()).toHaveText(/^Write in Markdown/);
   const before = await exported.locator('article').innerHTML();
