@@ -11,10 +11,7 @@ import { publicFunctions } from './supabase-public';
 
 /** A client's `functions`: the public pages' lean one, or supabase-js's `supabase.functions`. */
 export interface FunctionsInvoker {
-  invoke(
-    name: string,
-    options: { method?: 'GET' | 'POST'; body?: object },
-  ): Promise<InvokeResult>;
+  invoke(name: string, options: { method?: 'GET' | 'POST'; body?: object }): Promise<InvokeResult>;
 }
 
 export interface InvokeRequest {
