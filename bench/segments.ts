@@ -47,7 +47,7 @@ async function fixture(emu: RunningEmulator, n: number, log: (m: string) => void
          select 'seg-' || i || '@example.com',
                 jsonb_build_object('plan', case when i % 5 = 0 then 'free' else 'pro' end,
                                    'cohort', case when (i / 3) % 2 = 0 then 'a' else 'b' end),
-                now() - make_interval(days => (i * 7919) % 365, secs => i % 86400)
+                now() - make_interval(days => ((i::bigint * 7919) % 365)::int, secs => i % 86400)
            from generate_series($1::int, $2::int) i
          returning id, email)
        insert into public.subscriptions (subscriber_id, list_id, status, confirmed_at)
