@@ -78,6 +78,43 @@ describe('disabled auth features', () => {
     }
   });
 
+  it('passkeys: 404 passkey_disabled on every /passkeys path, before any session check', async () => {
+    for (const [method, path] of [
+      ['POST', '/passkeys/authentication/options'],
+      ['POST', '/passkeys/registration/verify'],
+      ['GET', '/passkeys'],
+      ['DELETE', '/passkeys/00000000-0000-0000-0000-000000000000'],
+    ] as const) {
+      const body = method === 'POST' ? {} : undefined;
+      expect(await answer(await authFetch(emu, path, { method, body }))).toEqual([
+        404,
+        { code: 'passkey_disabled', message: 'Passkeys are disabled' },
+      ]);
+    }
+  });
+
+  it('OAuth 2.1 server: 404 feature_disabled, admin routes after the admin check', async () => {
+    const off = [404, { code: 'feature_disabled', message: 'OAuth server is disabled' }];
+    for (const [method, path] of [
+      ['GET', '/.well-known/oauth-authorization-server'],
+      ['GET', '/oauth/authorize?client_id=x&response_type=code'],
+      ['POST', '/oauth/token'],
+    ] as const) {
+      const body = method === 'POST' ? {} : undefined;
+      expect(await answer(await authFetch(emu, path, { method, body }))).toEqual(off);
+    }
+    // The anon key is no admin: refused as every /admin route refuses it.
+    const [status] = await answer(await authFetch(emu, '/admin/oauth/clients'));
+    expect([401, 403]).toContain(status);
+    const admin = { apikey: emu.keys.secret };
+    expect(await answer(await authFetch(emu, '/admin/oauth/clients', admin))).toEqual(off);
+    expect(
+      await answer(
+        await authFetch(emu, '/admin/custom-providers', { ...admin, method: 'POST', body: {} }),
+      ),
+    ).toEqual([404, { code: 'feature_disabled', message: 'Custom OAuth providers are disabled' }]);
+  });
+
   it('phone: 400 phone_provider_disabled "Unsupported phone provider" for an SMS code', async () => {
     const { error } = await client(emu, emu.keys.anon).auth.signInWithOtp({
       phone: '+15555550100',

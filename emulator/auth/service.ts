@@ -31,7 +31,9 @@ export interface AuthServiceOptions {
 const ADMIN_USER = /^\/admin\/users\/[^/]+$/;
 
 /** One line per endpoint: method, path (string or pattern), handler. */
-const ROUTES: Array<[string, string | RegExp, Handler]> = [
+type Route = [string, string | RegExp, Handler];
+
+const ROUTES: Route[] = [
   ['GET', '/health', meta.health],
   ['GET', '/settings', meta.settings],
   ['GET', '/.well-known/jwks.json', meta.jwks],
@@ -66,14 +68,27 @@ const ROUTES: Array<[string, string | RegExp, Handler]> = [
   ['POST', '/sso', meta.samlDisabled],
   ['GET', '/sso/saml/metadata', meta.samlDisabled],
   ['POST', '/sso/saml/acs', meta.samlDisabled],
-  ['POST', /^\/passkeys\//, meta.unsupported('Passkeys')],
+  ['GET', /^\/passkeys(\/.*)?$/, meta.passkeysDisabled],
+  ['POST', /^\/passkeys(\/.*)?$/, meta.passkeysDisabled],
+  ['PATCH', /^\/passkeys\/[^/]+$/, meta.passkeysDisabled],
+  ['DELETE', /^\/passkeys\/[^/]+$/, meta.passkeysDisabled],
+  ['GET', '/.well-known/oauth-authorization-server', meta.oauthServerDisabled],
   ['GET', /^\/admin\/users\/[^/]+\/factors$/, mfa.adminListFactors],
   ['DELETE', /^\/admin\/users\/[^/]+\/factors\/[^/]+$/, mfa.adminDeleteFactor],
-  ['GET', /^\/admin\/(sso|oauth|custom-providers)/, meta.unsupported('SSO / OAuth server admin')],
-  ['POST', /^\/admin\/(sso|oauth|custom-providers)/, meta.unsupported('SSO / OAuth server admin')],
+  ['GET', /^\/admin\/sso/, meta.unsupported('SSO provider admin')],
+  ['POST', /^\/admin\/sso/, meta.unsupported('SSO provider admin')],
+  ...(['GET', 'POST', 'PUT', 'DELETE'] as const).flatMap((method): Route[] => [
+    [method, /^\/admin\/oauth(\/.*)?$/, meta.adminFeatureDisabled('OAuth server is disabled')],
+    [
+      method,
+      /^\/admin\/custom-providers(\/.*)?$/,
+      meta.adminFeatureDisabled('Custom OAuth providers are disabled'),
+    ],
+  ]),
   ['GET', /^\/admin\/audit$/, meta.unsupported('The audit log API')],
-  ['POST', /^\/oauth\//, meta.unsupported('The OAuth 2.1 server')],
-  ['GET', /^\/oauth\//, meta.unsupported('The OAuth 2.1 server')],
+  ['POST', /^\/oauth\//, meta.oauthServerDisabled],
+  ['GET', /^\/oauth\//, meta.oauthServerDisabled],
+  ['DELETE', /^\/oauth\//, meta.oauthServerDisabled],
 ];
 
 function findRoute(method: string, path: string): Handler | 'wrong-method' | undefined {

@@ -2,7 +2,7 @@
 import { publicJwks } from '../../keys.js';
 import { json, type Handler } from '../context.js';
 import { AuthError, errors } from '../errors.js';
-import { requireUser } from '../principal.js';
+import { requireAdmin, requireUser } from '../principal.js';
 
 // The OAuth providers GoTrue lists in /settings; none is enabled here.
 const PROVIDERS = [
@@ -81,6 +81,27 @@ export const manualLinkingDisabled: Handler = async (ctx, r) => {
   await requireUser(r.req, ctx.db);
   throw new AuthError(404, 'manual_linking_disabled', 'Manual linking is disabled');
 };
+
+/** `/passkeys/*` with passkeys off (GoTrue's requirePasskeyEnabled, before any authentication). */
+export const passkeysDisabled: Handler = async () => {
+  throw new AuthError(404, 'passkey_disabled', 'Passkeys are disabled');
+};
+
+/** `/oauth/*` and its metadata with `[auth.oauth_server]` off (GoTrue's requireOAuthServerEnabled). */
+export const oauthServerDisabled: Handler = async () => {
+  throw new AuthError(404, 'feature_disabled', 'OAuth server is disabled');
+};
+
+/**
+ * `/admin/oauth/*` and `/admin/custom-providers/*`: the admin check first (GoTrue's /admin route),
+ * then the feature's (requireOAuthServerEnabled, requireCustomOAuthEnabled).
+ */
+export function adminFeatureDisabled(message: string): Handler {
+  return async (_ctx, r) => {
+    await requireAdmin(r.req);
+    throw new AuthError(404, 'feature_disabled', message);
+  };
+}
 
 export function unsupported(feature: string): Handler {
   return async () => {
