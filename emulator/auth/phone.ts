@@ -4,7 +4,6 @@
 // disabled phone provider.
 import type { Queryable } from '../db/types.js';
 import { AuthError, errors } from './errors.js';
-import type { UserRow } from './users.js';
 
 const E164 = /^[1-9][0-9]{1,14}$/;
 
@@ -45,7 +44,8 @@ export async function phoneTaken(q: Queryable, phone: string, userId?: string): 
  */
 export async function setPhone(
   q: Queryable,
-  user: Pick<UserRow, 'id' | 'is_anonymous'>,
+  // The fields of users.ts's UserRow used here, written out: users.ts imports this module.
+  user: { id: string; is_anonymous: boolean },
   phone: string,
   confirm: boolean,
 ): Promise<void> {
