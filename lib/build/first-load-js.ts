@@ -95,15 +95,17 @@ export function overBudget(pages: PageJs[]): Array<PageJs & { budgetKb: number }
 }
 
 /**
- * Public pages not yet within their budget, each held at what it weighs now (gzip KB, rounded up):
+ * Public pages not yet within their budget, each held just above what it weighs now (gzip KB):
  * the check fails when one grows past that, and when one comes within its budget (then its line
  * here goes). React 19's DOM client (64 KB) and Next's pages runtime (37 KB) with the webpack runtime
  * and build manifest are ~109.6 KB on every page, which leaves `/` 15.4 KB and `/embed/` 5.4 KB for
  * their own code: the signup form, data access, icons and styles take 13 KB on `/embed/`.
  */
-// Measured on a fresh clone's build of 5743e93: `/` 127.8 KB, `/embed/` 123.4 KB (0.6 KB more than
-// when these were first set, from chunks every page shares, not from the two pages' own code).
-export const KNOWN_GAPS_KB: Readonly<Record<string, number>> = { '/': 128, '/embed/': 124 };
+// Held with 1 KB of room: two builds of the same tree differ by up to 0.3 KB (the build id and
+// chunk hashes in the manifest every page loads). Measured on fresh clones: `/` 127.8 and 128.0 KB,
+// `/embed/` 123.4 and 123.6 KB (about 0.6 KB more than when these were first set, from chunks every
+// public page shares, not from the two pages' own code).
+export const KNOWN_GAPS_KB: Readonly<Record<string, number>> = { '/': 129, '/embed/': 125 };
 
 export interface BudgetProblem {
   route: string;
