@@ -95,6 +95,7 @@ const SLOT = {
   why: 'pbslotwhyz',
   links: 'pbslotlinksz',
   href: 'pbslothrefz',
+  label: 'pbslotlabelz',
 } as const;
 
 const TABLE = `role="presentation" cellpadding="0" cellspacing="0" border="0"`;
@@ -147,7 +148,7 @@ export function brandedLayout(
   const browser = inline(
     `<tr><td class="pb-browser" align="right"><a href="${SLOT.href}" class="pb-quiet">View in browser</a></td></tr>\n`,
   );
-  const link = inline(`<a href="${SLOT.href}" class="pb-quiet">${SLOT.links}</a>`);
+  const link = inline(`<a href="${SLOT.href}" class="pb-quiet">${SLOT.label}</a>`);
   const linksParagraph = inline(`<p class="pb-more">${SLOT.links}</p>`);
   const site = escapeHtml(settings.site_name);
   // Filled in with functions: a body may contain `$&` and the like.
@@ -167,7 +168,7 @@ export function brandedLayout(
         ] as const
       )
         .filter(([href]) => href)
-        .map(([href, label]) => fill(fill(link, SLOT.href, escapeHtml(href)), SLOT.links, label));
+        .map(([href, label]) => fill(fill(link, SLOT.href, escapeHtml(href)), SLOT.label, label));
       let html = fill(frame, SLOT.title, escapeHtml(title));
       html = fill(
         html,
