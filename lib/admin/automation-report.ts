@@ -5,6 +5,8 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Database } from '../database.types';
 import type { SupabaseResult } from '../use-query';
+import { percent } from './campaign-report';
+import { formatCount } from './format';
 
 type Client = SupabaseClient<Database>;
 
@@ -101,4 +103,63 @@ export function showsEngagement(
   key: 'unique_opens' | 'unique_clicks',
 ): boolean {
   return tracking || counts.some((c) => c[key] > 0);
+}
+
+/** What the automations list shows in one figure's cell: a headline, a second line, a tooltip. */
+export interface ListFigure {
+  /** The headline: a count (sent) or a rate of sent ("42%"); "—" when untracked or nothing sent. */
+  text: string;
+  /** The muted second line: the count behind a rate, or the failed sends under Sent; or null. */
+  detail: string | null;
+  /** The full sentence on hover (title) and for screen readers. */
+  title: string;
+}
+
+export interface ListFigures {
+  sent: ListFigure;
+  opened: ListFigure;
+  clicked: ListFigure;
+  unsubscribed: ListFigure;
+  bounced: ListFigure;
+}
+
+const noun = (n: number, one: string, other: string) =>
+  `${formatCount(n)} ${n === 1 ? one : other}`;
+
+/**
+ * One automation's email figures as the list shows them, as Kit and Mailchimp do: sent (with the
+ * failed sends under it), then open, click, unsubscribe and bounce rates of the emails sent, each
+ * with its count under it and the whole sentence on hover. Opens and clicks are "—" while not
+ * tracked (unless some were counted while tracking was on, as the report does). Rates are of every
+ * email the automation sent: a reader who opened two of its emails counts twice, as in the report.
+ */
+export function listFigures(c: Counts, tracking: { opens: boolean; clicks: boolean }): ListFigures {
+  const sent: ListFigure = {
+    text: formatCount(c.sent),
+    detail: c.failed ? `${formatCount(c.failed)} failed` : null,
+    title: `${noun(c.sent, 'email sent', 'emails sent')}, ${formatCount(c.failed)} failed`,
+  };
+  const rated = (part: number, what: string, extra = ''): ListFigure => ({
+    text: percent(part, c.sent),
+    detail: formatCount(part),
+    title: c.sent
+      ? `${formatCount(part)} ${what} of ${noun(c.sent, 'email', 'emails')} sent (${percent(part, c.sent)})${extra}`
+      : `${formatCount(part)} ${what}; no email sent yet${extra}`,
+  });
+  const untracked = (what: string): ListFigure => ({
+    text: '—',
+    detail: null,
+    title: `${what} are not tracked`,
+  });
+  return {
+    sent,
+    opened: showsEngagement(tracking.opens, [c], 'unique_opens')
+      ? rated(c.unique_opens, 'opened', ` · ${noun(c.opens, 'open', 'opens')} in all`)
+      : untracked('Opens'),
+    clicked: showsEngagement(tracking.clicks, [c], 'unique_clicks')
+      ? rated(c.unique_clicks, 'clicked', ` · ${noun(c.clicks, 'click', 'clicks')} in all`)
+      : untracked('Clicks'),
+    unsubscribed: rated(c.unsubscribed, 'unsubscribed'),
+    bounced: rated(c.bounced, 'bounced'),
+  };
 }

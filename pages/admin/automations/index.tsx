@@ -1,17 +1,23 @@
-// /admin/automations/: every automation with its status and counts (live through team:automations), and for
-// editors and up a form that creates a draft and opens it in the editor.
+// /admin/automations/: every automation with its status, enrolments and what its emails did (sent,
+// open, click, unsubscribe and bounce rates; one read of the automation_report view for the whole
+// list), live through team:automations, and for editors and up a form that creates a draft and
+// opens it in the editor.
 import { Plus, Workflow } from 'lucide-react';
+import Link from 'next/link';
 import { useRouter } from 'next/router';
 import { useState, type FormEvent } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
-import { AutomationsTable } from '../../../components/admin/automations/AutomationsTable';
+import {
+  AutomationsSkeleton,
+  AutomationsTable,
+} from '../../../components/admin/automations/AutomationsTable';
+import { FeedIndicator } from '../../../components/admin/SignupFeed';
 import styles from '../../../components/admin/automations/Automations.module.css';
 import {
   Button,
   Card,
   EmptyState,
   ErrorState,
-  LoadingState,
   StatusMessage,
   TextField,
 } from '../../../components/ui';
@@ -20,6 +26,7 @@ import {
   useAutomationWrites,
   useLiveAutomations,
 } from '../../../lib/admin/use-automations';
+import { useSettings } from '../../../lib/admin/use-settings';
 
 function NewAutomation() {
   const router = useRouter();
@@ -57,8 +64,15 @@ function NewAutomation() {
 
 function AutomationsContent() {
   const { can } = useAdmin();
-  const automations = useAutomations(useLiveAutomations(null));
+  const live = useLiveAutomations(null);
+  const automations = useAutomations(live);
+  const settings = useSettings();
   const canWrite = can('write-campaigns');
+  // Until the settings answer, opens and clicks show as tracked only where some were counted.
+  const tracking = {
+    opens: settings.data?.track_opens ?? false,
+    clicks: settings.data?.track_clicks ?? false,
+  };
   let body;
   if (automations.error && !automations.data) {
     body = (
@@ -69,7 +83,7 @@ function AutomationsContent() {
       />
     );
   } else if (!automations.data) {
-    body = <LoadingState label="Loading automations…" />;
+    body = <AutomationsSkeleton />;
   } else if (automations.data.length === 0) {
     body = (
       <EmptyState title="No automations yet." icon={<Workflow />}>
@@ -78,7 +92,35 @@ function AutomationsContent() {
       </EmptyState>
     );
   } else {
-    body = <AutomationsTable rows={automations.data} />;
+    body = (
+      <>
+        {automations.error ? (
+          <div className={styles.stale}>
+            <StatusMessage tone="error">
+              The numbers could not be refreshed ({automations.error.message}); these are from the
+              last read.
+            </StatusMessage>
+          </div>
+        ) : null}
+        <AutomationsTable rows={automations.data} tracking={tracking} />
+        {!tracking.opens || !tracking.clicks ? (
+          <p className={styles.listNote}>
+            {!tracking.opens && !tracking.clicks
+              ? 'Opens and clicks are'
+              : !tracking.opens
+                ? 'Opens are'
+                : 'Clicks are'}{' '}
+            not tracked (“—”). The owner can turn tracking on in{' '}
+            <Link href="/admin/settings/">Settings</Link>. Rates are of the emails sent; hover a
+            figure for its count.
+          </p>
+        ) : (
+          <p className={styles.listNote}>
+            Rates are of the emails sent; hover a figure for its count.
+          </p>
+        )}
+      </>
+    );
   }
   return (
     <div className={styles.page}>
@@ -87,7 +129,16 @@ function AutomationsContent() {
           You can view automations. Editors and up can create and change them.
         </StatusMessage>
       ) : null}
-      <Card title="All automations" actions={canWrite ? <NewAutomation /> : null} flush>
+      <Card
+        title="All automations"
+        actions={
+          <div className={styles.listActions}>
+            <FeedIndicator status={live} />
+            {canWrite ? <NewAutomation /> : null}
+          </div>
+        }
+        flush
+      >
         {body}
       </Card>
     </div>
