@@ -6,7 +6,7 @@ import { adminClient } from './db.ts';
 import { env } from './env.ts';
 import { AppError } from './errors.ts';
 import { formatAddress, type OutgoingMail } from './mail.ts';
-import { renderDeps } from './campaign-render.ts';
+import { compiledOnce } from './campaign-render.ts';
 import { loadTracking, trackedBodyHtml, type TrackingSettings } from './campaign-tracking.ts';
 import {
   listUnsubscribeHeaders,
@@ -16,7 +16,6 @@ import {
 } from './subscriber-mail.ts';
 import { signToken } from './tokens.ts';
 import {
-  compileCampaign,
   layoutSettingsFrom,
   recipientScope,
   renderCampaign,
@@ -80,10 +79,13 @@ export function templateAppError(error: unknown): unknown {
   });
 }
 
-/** Compiles a campaign's templates with the settings' layout; `template_error` when one is wrong. */
+/**
+ * A campaign's templates compiled with the settings' layout (kept by this isolate for its next
+ * runs: campaign-render.ts); `template_error` when one is wrong.
+ */
 export function compiledCampaign(source: CampaignSource, settings: MailSettings): CompiledCampaign {
   try {
-    return compileCampaign(renderDeps, source, layoutSettingsFrom(settings, env.supabaseUrl));
+    return compiledOnce(source, layoutSettingsFrom(settings, env.supabaseUrl));
   } catch (error) {
     throw templateAppError(error);
   }
