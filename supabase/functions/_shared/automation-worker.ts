@@ -34,13 +34,6 @@ export interface AutomationRunResult {
   more: boolean;
 }
 
-/** A claimed batch: its token, until when the claim is surely ours, and its rows. */
-interface Batch {
-  token: string;
-  claimedBy: number;
-  rows: Claimed[];
-}
-
 interface Claimed {
   automation_id: string;
   subscriber_id: string;
@@ -116,11 +109,48 @@ class Heartbeat {
   }
 }
 
+/**
+ * A claimed batch with what its sends need: its recipients as they are now (read with the claim, so
+ * the lanes never wait for it), its heartbeat, and how many of its rows are not done yet.
+ */
+class Batch {
+  /** Rows taken by no lane yet, or sending; at 0 the batch is done. */
+  open: number;
+  /** True once a row was left unsent (claim lost, time up): its claims are released. */
+  leftover = false;
+  recipients = new Map<string, AutomationRecipient>();
+  readonly heartbeat: Heartbeat;
+
+  constructor(
+    readonly token: string,
+    readonly rows: Claimed[],
+    claimedBy: number,
+    timeoutSeconds: number,
+  ) {
+    this.open = rows.length;
+    this.heartbeat = new Heartbeat(token, rows, claimedBy, timeoutSeconds);
+  }
+}
+
+/**
+ * Sends due email steps through a fixed number of lanes, as the campaign worker does
+ * (campaign-worker.ts): the lanes take rows from a queue fed by claims of 100, and the next claim
+ * (with its recipients read) is made while the current batch still has a row for every lane, so no
+ * lane waits between batches for the slowest send of the last one, its recording or the next read.
+ */
 export class AutomationWorker {
   abandoned = false;
   private rate = sendRate();
   private attempted = 0;
   private contexts = new Map<string, Promise<AutomationStepContext>>();
+  private queue: { row: Claimed; batch: Batch }[] = [];
+  private claiming: Promise<void> | null = null;
+  /** No more claims: nothing was due, time is up, or maxMessages were claimed. */
+  private exhausted = false;
+  /** Claimed batches with rows not done: released at the end unless the run plays dead. */
+  private batches = new Set<Batch>();
+  private releases: Promise<unknown>[] = [];
+  private failure: unknown = null;
   readonly result: AutomationRunResult = {
     advanced: 0,
     claimed: 0,
@@ -144,9 +174,6 @@ export class AutomationWorker {
       : Math.min(concurrency, Math.max(1, Math.ceil(this.rate / 2)));
   }
 
-  /** The first claim, made by start() before the campaign queue starts its clock. */
-  private first: Batch | null = null;
-
   /**
    * Runs the due non-email steps and claims the first batch of email steps. process-queue awaits
    * this before the campaign queue starts, so an idle automation queue costs campaigns none of
@@ -154,42 +181,52 @@ export class AutomationWorker {
    */
   async start(): Promise<void> {
     this.result.advanced += await queueRpc<number>('advance_automations', { p_limit: 1000 });
-    this.first = await this.claim(Math.min(BATCH_SIZE, this.options.maxMessages));
+    await this.claim(Math.min(BATCH_SIZE, this.options.maxMessages));
   }
 
   /** Sends the first batch and claims more until nothing is due, time is up or maxMessages are claimed. */
   async run(): Promise<AutomationRunResult> {
-    let batch: Batch | null = this.first;
-    this.first = null;
-    while (batch && batch.rows.length > 0) {
-      // The next batch is claimed (with its recipients read) while this one's last rows are sent,
-      // so the lanes do not wait for a claim between batches.
-      const ahead: { claim: Promise<Batch | null> | null } = { claim: null };
-      const prefetch = () => (ahead.claim ??= this.nextBatch());
-      await this.send(batch, prefetch);
-      if (this.abandoned) {
-        // Playing dead: a batch claimed ahead stays claimed, as after a crash.
-        await ahead.claim?.catch(() => null);
-        break;
+    try {
+      if (this.queue.length > 0)
+        await Promise.all(
+          Array.from({ length: Math.min(this.lanes, this.options.maxMessages) }, () => this.lane()),
+        );
+    } finally {
+      await this.claiming?.catch(() => undefined);
+      // Unsent rows (claim lost, time up) go back to the queue — unless the run plays dead, when
+      // every claim stays as a crash leaves it.
+      if (!this.abandoned) {
+        for (const batch of this.batches) this.release(batch);
+        await Promise.all(this.releases);
       }
-      batch = await prefetch();
     }
+    if (this.failure !== null) throw this.failure;
     return this.result;
   }
 
-  /** Claims another batch, or null when time is up or this run has claimed maxMessages. */
-  private async nextBatch(): Promise<Batch | null> {
-    if (this.abandoned || Date.now() >= this.deadline) return null;
+  /** Starts the next claim when the queue runs low; resolves when it is in (null: none to wait for). */
+  private refill(): Promise<void> | null {
+    if (this.claiming) return this.claiming;
+    if (this.exhausted || this.abandoned || Date.now() >= this.deadline) return null;
+    if (this.queue.length >= this.lanes) return null;
     const room = this.options.maxMessages - this.result.claimed;
     if (room <= 0) {
+      this.exhausted = true;
       this.result.more = true;
       this.options.onMore?.();
       return null;
     }
-    return this.claim(Math.min(BATCH_SIZE, room));
+    this.claiming = this.claim(Math.min(BATCH_SIZE, room))
+      .catch((error) => {
+        this.failure ??= error;
+        this.exhausted = true;
+      })
+      .finally(() => (this.claiming = null));
+    return this.claiming;
   }
 
-  private async claim(limit: number): Promise<Batch> {
+  /** Claims up to `limit` due email steps and reads their recipients; queues them for the lanes. */
+  private async claim(limit: number): Promise<void> {
     const token = crypto.randomUUID();
     const claimedBy = Date.now() + this.options.claimTimeoutSeconds * 1000 * CLAIM_SAFETY;
     const rows = await queueRpc<Claimed[]>('claim_automation_batch', {
@@ -198,33 +235,40 @@ export class AutomationWorker {
       p_claim_token: token,
     });
     this.result.claimed += rows.length;
-    return { token, claimedBy, rows };
-  }
-
-  /** Sends one claimed batch through the lanes; gives back what it did not send. */
-  private async send({ token, claimedBy, rows }: Batch, prefetch: () => unknown): Promise<void> {
+    if (rows.length === 0) {
+      this.exhausted = true;
+      return;
+    }
+    const batch = new Batch(token, rows, claimedBy, this.options.claimTimeoutSeconds);
+    this.batches.add(batch); // from here on released at the end, even if the read below fails
     // Read now: whoever was blocklisted or unsubscribed since they were enrolled gets nothing.
     const { data, error } = await adminClient()
       .from('subscribers')
       .select('id, email, name, attributes, status, subscriptions(list_id, status)')
       .in('id', [...new Set(rows.map((r) => r.subscriber_id))]);
     if (error) throw new AppError('internal');
-    const recipients = new Map((data ?? []).map((s) => [s.id as string, s as AutomationRecipient]));
-    let leftover = false;
-    let next = 0;
-    const claim = new Heartbeat(token, rows, claimedBy, this.options.claimTimeoutSeconds);
-    const lane = async () => {
-      for (let row = rows[next++]; row; row = rows[next++]) {
-        if (rows.length - next < this.lanes && !this.abandoned) void prefetch();
-        const sent = await withSendSlot(async () => {
-          if (this.abandoned || Date.now() >= this.deadline) return null;
-          if (!(await claim.holds(row))) return null;
-          return await this.attempt(row, recipients.get(row.subscriber_id), token);
-        });
-        if (!sent) {
-          leftover = true;
-          continue;
-        }
+    for (const s of data ?? []) batch.recipients.set(s.id as string, s as AutomationRecipient);
+    for (const row of rows) this.queue.push({ row, batch });
+  }
+
+  private async lane(): Promise<void> {
+    for (;;) {
+      if (this.abandoned || this.failure !== null || Date.now() >= this.deadline) return;
+      const next = this.queue.shift();
+      if (!next) {
+        const claiming = this.refill();
+        if (!claiming) return;
+        await claiming;
+        continue;
+      }
+      void this.refill(); // the next batch, while this one still keeps the lanes busy
+      const { row, batch } = next;
+      const sent = await withSendSlot(async () => {
+        if (this.abandoned || Date.now() >= this.deadline) return null;
+        if (!(await batch.heartbeat.holds(row))) return null;
+        return await this.attempt(row, batch);
+      });
+      if (sent) {
         const recorded = await recordResult(sent);
         if (recorded === null)
           console.error(
@@ -236,17 +280,24 @@ export class AutomationWorker {
           ++this.attempted >= this.options.abandonAfter
         )
           this.abandoned = true;
+      } else batch.leftover = true;
+      if (--batch.open === 0 && !this.abandoned) {
+        this.batches.delete(batch);
+        if (batch.leftover) this.release(batch);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.lanes, rows.length) }, lane));
-    if (this.abandoned) return; // playing dead: the claims stay, as a crash leaves them
-    if (leftover)
-      await queueRpc<number>('release_automation_claims', { p_claim_token: token }).catch((e) =>
+    }
+  }
+
+  private release(batch: Batch): void {
+    this.batches.delete(batch);
+    this.releases.push(
+      queueRpc<number>('release_automation_claims', { p_claim_token: batch.token }).catch((e) =>
         console.error(
           'releasing automation claims failed (they return after the claim timeout)',
           e,
         ),
-      );
+      ),
+    );
   }
 
   private context(stepId: string): Promise<AutomationStepContext> {
@@ -258,15 +309,12 @@ export class AutomationWorker {
     return context;
   }
 
-  private async attempt(
-    row: Claimed,
-    recipient: AutomationRecipient | undefined,
-    token: string,
-  ): Promise<SendResult> {
+  private async attempt(row: Claimed, batch: Batch): Promise<SendResult> {
+    const recipient = batch.recipients.get(row.subscriber_id);
     const result: SendResult = {
       automation_id: row.automation_id,
       subscriber_id: row.subscriber_id,
-      claim_token: token,
+      claim_token: batch.token,
       outcome: 'sent',
       message_id: null,
       error: null,
