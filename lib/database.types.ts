@@ -1956,6 +1956,10 @@ export type Database = {
         }[]
       }
       test_deploy_hook: { Args: never; Returns: number }
+      unsubscribe_all_from_email: {
+        Args: { p_subscriber: string; p_campaign: string; p_step: string }
+        Returns: Json
+      }
       unsubscribe_subscriber: {
         Args: { p_subscriber: string; p_lists: string[]; p_source: string }
         Returns: Json
@@ -1980,6 +1984,16 @@ export type Database = {
       }
       update_preferences: {
         Args: { p_subscriber: string; p_name: string; p_lists: Json }
+        Returns: Json
+      }
+      update_preferences_from_email: {
+        Args: {
+          p_subscriber: string
+          p_name: string
+          p_lists: Json
+          p_campaign: string
+          p_step: string
+        }
         Returns: Json
       }
       waitlist_ranking: {

@@ -9,9 +9,12 @@ export interface SelfServiceToken {
   subscriberId: string;
   /** The list ids the link concerns; null = every list of the subscriber. */
   listIds: string[] | null;
-  /** The campaign whose email carried an unsubscribe link (older links have none). */
+  /**
+   * The campaign whose email carried the link (older links have none): an unsubscribe through it,
+   * on the unsubscribe page or the preferences page, counts for that campaign.
+   */
   campaignId: string | null;
-  /** The automation email step whose email carried an unsubscribe link, or null. */
+  /** The automation email step whose email carried the link, or null; as campaignId. */
   stepId: string | null;
 }
 
@@ -21,8 +24,6 @@ export function readSelfServiceToken(
 ): SelfServiceToken {
   const payload = verifyToken(token, purpose);
   if (!isUuid(payload.s)) throw new AppError('token_invalid');
-  if (purpose === 'preferences')
-    return { subscriberId: payload.s, listIds: null, campaignId: null, stepId: null };
   if (payload.c !== undefined && !isUuid(payload.c)) {
     throw new AppError('token_invalid');
   }
@@ -31,6 +32,11 @@ export function readSelfServiceToken(
   }
   const campaignId = payload.c ?? null;
   const stepId = payload.a ?? null;
+  // A preferences link concerns every list; one naming lists is none of ours.
+  if (purpose === 'preferences') {
+    if (payload.l !== undefined) throw new AppError('token_invalid');
+    return { subscriberId: payload.s, listIds: null, campaignId, stepId };
+  }
   if (payload.l === undefined)
     return { subscriberId: payload.s, listIds: null, campaignId, stepId };
   if (!Array.isArray(payload.l) || payload.l.length === 0 || !payload.l.every(isUuid)) {

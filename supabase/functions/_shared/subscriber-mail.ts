@@ -35,8 +35,8 @@ export interface SubscriberLinks {
 
 /**
  * Signed, non-expiring footer links for one subscriber; `listIds` narrows the unsubscribe and
- * `campaignId` names the campaign an unsubscribe through them is counted for, or `stepId` the
- * automation email step.
+ * `campaignId` names the campaign an unsubscribe through them (either link: the unsubscribe page or
+ * the preferences page) is counted for, or `stepId` the automation email step.
  */
 export function subscriberLinks(
   subscriberId: string,
@@ -44,13 +44,15 @@ export function subscriberLinks(
   campaignId?: string,
   stepId?: string,
 ): SubscriberLinks {
+  const source = campaignId ? { c: campaignId } : stepId ? { a: stepId } : {};
   const unsubscribe = signToken({
     p: 'unsubscribe',
     s: subscriberId,
     ...(listIds?.length ? { l: listIds } : {}),
-    ...(campaignId ? { c: campaignId } : stepId ? { a: stepId } : {}),
+    ...source,
   });
-  const preferences = signToken({ p: 'preferences', s: subscriberId });
+  // Names the email too, so unsubscribing on the preferences page counts for it.
+  const preferences = signToken({ p: 'preferences', s: subscriberId, ...source });
   const site = env.siteUrl();
   return {
     unsubscribe: `${site}/unsubscribe/?token=${unsubscribe}&preferences=${preferences}`,
