@@ -259,8 +259,10 @@ export type Database = {
           status: string
           trigger_kind: string
           trigger_list_id: string | null
+          trigger_signups_only: boolean
           trigger_tag_id: string | null
           updated_at: string
+          welcome: boolean
         }
         Insert: {
           created_at?: string
@@ -273,8 +275,10 @@ export type Database = {
           status?: string
           trigger_kind?: string
           trigger_list_id?: string | null
+          trigger_signups_only?: boolean
           trigger_tag_id?: string | null
           updated_at?: string
+          welcome?: boolean
         }
         Update: {
           created_at?: string
@@ -287,8 +291,10 @@ export type Database = {
           status?: string
           trigger_kind?: string
           trigger_list_id?: string | null
+          trigger_signups_only?: boolean
           trigger_tag_id?: string | null
           updated_at?: string
+          welcome?: boolean
         }
         Relationships: [
           {
@@ -1235,6 +1241,15 @@ export type Database = {
           subject: string
           preheader: string
           finished_at: string
+        }[]
+      }
+      automation_waitlist_standings: {
+        Args: { p_list: string; p_subscribers: string[] }
+        Returns: {
+          subscriber_id: string
+          list_slug: string
+          referral_code: string
+          standing: Json
         }[]
       }
       bulk_update_subscribers: {

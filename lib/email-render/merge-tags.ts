@@ -47,7 +47,7 @@ const KNOWN_ROOTS: Record<string, readonly string[] | null> = {
   unsubscribe_url: null,
   preferences_url: null,
   web_url: null,
-  waitlist: ['position', 'total', 'referrals', 'referral_url', 'list'],
+  waitlist: ['position', 'total', 'referrals', 'referral_url', 'list', 'place_url'],
 };
 
 /**
@@ -105,6 +105,8 @@ export interface ScopeWaitlist {
   total: number;
   referrals: number;
   referral_url: string;
+  /** The live place page (an automation's welcome; campaigns leave it out). */
+  place_url?: string;
 }
 
 export interface MergeScope {

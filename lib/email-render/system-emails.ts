@@ -1,9 +1,11 @@
-// The subscriber emails Postbox sends on its own (issue 21): the double opt-in confirmation, the
-// welcome and the already-subscribed notice. Each is a template like a campaign's — subject,
-// preheader, Markdown body with merge tags — rendered by the same renderer and branded layout.
-// The team may replace the wording (public.email_templates, Settings → Emails); these are the
-// defaults, the variables each kind provides, and the sample values the preview and a test send
-// use. Import-free (see merge-tags.ts).
+// The subscriber emails Postbox sends on its own (issue 21): the double opt-in confirmation and the
+// already-subscribed notice. Each is a template like a campaign's — subject, preheader, Markdown
+// body with merge tags — rendered by the same renderer and branded layout. The team may replace the
+// wording (public.email_templates, Settings → Emails); these are the defaults, the variables each
+// kind provides, and the sample values the preview and a test send use. The welcome was one of them
+// until issue 24 made it an automation per public list: its wording here (and the team's, kept in
+// email_templates) is what the seeded "Welcome to <list>" automation started from
+// (welcomeAutomationTemplate). Import-free (see merge-tags.ts).
 import {
   compileCampaign,
   renderCampaign,
@@ -22,9 +24,9 @@ import {
 } from './merge-tags.ts';
 
 export type SystemEmailKind = 'confirmation' | 'welcome' | 'already_subscribed';
+/** The kinds Settings → Emails edits and test-sends (the welcome is an automation now). */
 export const SYSTEM_EMAIL_KINDS: readonly SystemEmailKind[] = [
   'confirmation',
-  'welcome',
   'already_subscribed',
 ];
 
@@ -36,7 +38,7 @@ export const SYSTEM_EMAIL_LABELS: Record<SystemEmailKind, { title: string; about
   welcome: {
     title: 'Welcome',
     about:
-      'Sent once a subscription is confirmed (and to people let in from a waitlist, when chosen); on a waitlist it names the place and the link.',
+      'Now an automation per public list ("Welcome to <list>", under Automations), sent once a sign-up is confirmed.',
   },
   already_subscribed: {
     title: 'Already subscribed',
@@ -161,6 +163,21 @@ export interface SystemValues {
   apply_url?: string;
   changes?: string[];
   waitlist?: WelcomeWaitlist;
+}
+
+/**
+ * The welcome's wording as the seeded welcome automation's email step has it: `{{ lists }}` (the
+ * lists just confirmed) and `{{ waitlist.list }}` become the trigger list, `{{ list.name }}`. The
+ * migration 20261203100000_welcome_automations.sql converts the same way (tests compare).
+ */
+export function welcomeAutomationTemplate(template: SystemTemplate): SystemTemplate {
+  const convert = (text: string) =>
+    text.replace(/\{\{(-?)\s*(lists|waitlist\.list)\s*(-?)\}\}/g, '{{$1 list.name $3}}');
+  return {
+    subject: convert(template.subject).slice(0, 200),
+    preheader: convert(template.preheader).slice(0, 200),
+    body_md: convert(template.body_md),
+  };
 }
 
 /** "A", "A and B", "A, B and C". */

@@ -1,5 +1,5 @@
 // Settings → Emails (issue 21) over HTTP and supabase-js with real tokens: who may read and write
-// public.email_templates; the confirmation, welcome and already-subscribed emails use the team's
+// public.email_templates; the confirmation and already-subscribed emails use the team's
 // template (a broken one falls back to the default) and reset restores the default; a test send
 // arrives branded, and its footer links are answered as a test without changing anything.
 import { randomBytes } from 'node:crypto';
@@ -79,15 +79,9 @@ describe('email_templates with real tokens', () => {
 });
 
 describe('the subscriber emails', () => {
-  it('use the custom confirmation, welcome and already-subscribed templates; reset restores the default', async () => {
+  it('use the custom confirmation and already-subscribed templates; reset restores the default', async () => {
     const admin = team.client('admin').from('email_templates');
     await admin.upsert(CUSTOM_CONFIRM);
-    await admin.upsert({
-      kind: 'welcome',
-      subject: 'Glad you are here',
-      preheader: 'Hello',
-      body_md: 'Welcome aboard {{ subscriber.email }}: {{ lists }}.',
-    });
     await admin.upsert({
       kind: 'already_subscribed',
       subject: 'Still with us',
@@ -107,9 +101,10 @@ describe('the subscriber emails', () => {
     );
     expect((await confirm(confirmation!)).status).toBe(200);
 
+    // The welcome is the list's welcome automation's email (issue 24), not a template here.
     const [, welcome] = await waitForMail(team.emu, email, 2);
-    expect(welcome!.subject).toBe('Glad you are here');
-    expect(welcome!.text).toContain(`Welcome aboard ${email}: The newsletter.`);
+    expect(welcome!.subject).toBe('Welcome to The Postbox Letter');
+    expect(welcome!.text).toContain('You are now subscribed to The newsletter from');
 
     expect((await subscribe({ email, lists: ['newsletter'] })).status).toBe(200);
     const [, , again] = await waitForMail(team.emu, email, 3);
@@ -143,10 +138,10 @@ describe('the subscriber emails', () => {
 describe('a test send from Settings → Emails', () => {
   const template = {
     action: 'test_email',
-    kind: 'welcome',
+    kind: 'confirmation',
     subject: 'Hi from {{ site.name }}',
     preheader: '',
-    body_md: 'You are number {{ waitlist.position }}.',
+    body_md: 'Please confirm {{ lists }}.',
   };
 
   it('goes to the admin only, branded, with footer links that change nothing', async () => {
@@ -156,7 +151,7 @@ describe('a test send from Settings → Emails', () => {
     expect(sent.data).toEqual({ sent: [admin.email] });
     const [mail] = await waitForMail(team.emu, admin.email);
     expect(mail!.subject).toBe('[Test] Hi from The Postbox Letter');
-    expect(mail!.text).toContain('You are number 42.');
+    expect(mail!.text).toContain('Please confirm Weekly News and Product Updates.');
 
     const unsubscribe = linkIn(mail!, '/unsubscribe/');
     expect(unsubscribe.searchParams.get('test')).toBe('1');
@@ -189,6 +184,13 @@ describe('a test send from Settings → Emails', () => {
     });
     expect(broken.status).toBe(422);
     expect(broken.body).toMatchObject({ error: { code: 'template_error' } });
+    // The welcome is an automation now: no test send of it here.
+    const welcome = await callFunction(team.emu, 'send-campaign', {
+      body: { ...template, kind: 'welcome' },
+      bearer: await bearerOf('admin'),
+    });
+    expect(welcome.status).toBe(422);
+    expect(welcome.body).toMatchObject({ error: { code: 'invalid_input' } });
   });
 });
 

@@ -1,5 +1,6 @@
 // confirm (SPEC §7) through HTTP against the emulator: the emailed link confirms once, answers the
-// lists and the waitlist place, sends a welcome; forged, expired, reused and malformed tokens and
+// lists and the waitlist place, and the list's welcome automation (issue 24) sends the welcome at
+// once (the confirmation starts a process-queue run; this emulator's scheduler is paused); forged, expired, reused and malformed tokens and
 // bad requests are refused and change nothing.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import {
   TEST_SITE_URL,
   waitForMail,
 } from './kit';
+import { until } from '../campaigns/kit';
 
 let emu: RunningEmulator;
 beforeAll(async () => {
@@ -66,13 +68,35 @@ describe('confirm: the emailed link', () => {
     );
     expect(event).toMatchObject({ type: 'confirmed', data: { source: 'confirm-link' } });
 
-    const mails = await waitForMail(emu, email, 2);
-    const welcome = mails[1]!;
-    expect(welcome.subject).toBe('Welcome to The Postbox Letter');
-    expect(welcome.text).toContain('The newsletter');
+    // Two welcomes, one per list's welcome automation: Product updates (single opt-in) at the
+    // sign-up, The newsletter at the confirmation.
+    const mails = await waitForMail(emu, email, 3);
+    const welcomes = mails.slice(1).sort((a, b) => a.text.localeCompare(b.text));
+    expect(welcomes.map((m) => m.subject)).toEqual([
+      'Welcome to The Postbox Letter',
+      'Welcome to The Postbox Letter',
+    ]);
+    expect(welcomes[0]!.text).toContain('You are now subscribed to Product updates from');
+    expect(welcomes[1]!.text).toContain('You are now subscribed to The newsletter from');
+    const welcome = welcomes[1]!;
     expect(welcome.text).toContain('Postbox, 1 Example Street');
     expect(linkIn(welcome, '/unsubscribe/').origin).toBe(TEST_SITE_URL);
     expect(linkIn(welcome, '/preferences/').origin).toBe(TEST_SITE_URL);
+    // Each recorded as the welcome automation's send (recorded just after the mail went out).
+    const sends = () =>
+      sql<{ name: string; status: string }>(
+        emu,
+        `select a.name, x.status from public.automation_sends x
+           join public.automations a on a.id = x.automation_id
+           join public.subscribers s on s.id = x.subscriber_id
+          where s.email = $1 order by a.name`,
+        [email],
+      );
+    await until(async () => (await sends()).length === 2, 15_000, 'the welcome sends');
+    expect(await sends()).toEqual([
+      { name: 'Welcome to Product updates', status: 'sent' },
+      { name: 'Welcome to The newsletter', status: 'sent' },
+    ]);
 
     // The same link again: the current state, marked already; nothing changes and no second
     // welcome goes out.
@@ -85,8 +109,8 @@ describe('confirm: the emailed link', () => {
     });
     expect(await snapshot(emu)).toBe(before);
     await new Promise((r) => setTimeout(r, 1000));
-    expect(await waitForMail(emu, email, 2)).toHaveLength(2);
-  });
+    expect(await waitForMail(emu, email, 3)).toHaveLength(3);
+  }, 60_000);
 
   it('answers the waitlist place with the referral link on a waitlist list', async () => {
     const email = unique();

@@ -229,8 +229,19 @@ describe('resend-confirmation: an import as pending with the option', () => {
   });
 });
 
-describe('Let in with the target list’s welcome (a welcome send)', () => {
-  it('mails the welcome to those the Let in subscribed, not to one already on the list, with progress', async () => {
+describe('Let in with the target list’s welcome (its welcome automation, issue 24)', () => {
+  const listId = async (slug: string) =>
+    (await sql<{ id: string }>(emu, `select id from public.lists where slug = $1`, [slug]))[0]!.id;
+  const welcomeSends = (ids: string[]) =>
+    sql<{ subscriber_id: string; status: string }>(
+      emu,
+      `select x.subscriber_id, x.status from public.automation_sends x
+         join public.automations a on a.id = x.automation_id and a.welcome
+        where x.subscriber_id = any($1::uuid[]) order by x.subscriber_id`,
+      [ids],
+    );
+
+  it('enrols those the Let in subscribed in the welcome, not one already on the list; it goes out at once', async () => {
     const joining = await Promise.all(
       [0, 1].map((i) =>
         createSubscriber(emu, { 'early-access': 'confirmed' }, { tag: `welcome${i}` }),
@@ -241,14 +252,7 @@ describe('Let in with the target list’s welcome (a welcome send)', () => {
       { 'early-access': 'confirmed', newsletter: 'confirmed' },
       { tag: 'already' },
     );
-    const [waitlist, target] = await Promise.all(
-      ['early-access', 'newsletter'].map(
-        async (slug) =>
-          (
-            await sql<{ id: string }>(emu, `select id from public.lists where slug = $1`, [slug])
-          )[0]!.id,
-      ),
-    );
+    const [waitlist, target] = await Promise.all(['early-access', 'newsletter'].map(listId));
     const res = await clientAs(emu, admin.token).rpc('let_in_from_waitlist', {
       p_list: waitlist,
       p_target: target,
@@ -256,83 +260,51 @@ describe('Let in with the target list’s welcome (a welcome send)', () => {
       p_welcome: true,
     });
     expect(res.error).toBeNull();
-    const { let_in, welcome_send_id } = res.data as { let_in: number; welcome_send_id: string };
-    expect(let_in).toBe(3);
+    expect(res.data).toEqual({
+      let_in: 3,
+      campaign_id: null,
+      welcome_send_id: null,
+      welcome_enrolled: 2,
+    });
 
+    // No queue run by this test: the Let in itself started one.
     for (const person of joining) {
       const [mail] = await waitForMail(emu, person.email);
       expect(mail!.subject).toBe('Welcome to The Postbox Letter');
-      expect(mail!.text).toContain('You are now subscribed to');
+      expect(mail!.text).toContain('You are now subscribed to The newsletter');
     }
-    const send = await waitForSend(welcome_send_id);
-    expect(send).toMatchObject({ kind: 'welcome', list_id: target, total: 2, sent: 2, skipped: 0 });
+    expect(await welcomeSends(joining.map((p) => p.id))).toEqual(
+      joining
+        .map((p) => ({ subscriber_id: p.id, status: 'sent' }))
+        .sort((a, b) => a.subscriber_id.localeCompare(b.subscriber_id)),
+    );
     expect(await mailFor(emu, already.email)).toHaveLength(0);
-    // The team watches it as members read any send.
-    const watched = await clientAs(emu, admin.token)
-      .from('confirmation_sends')
-      .select('kind, total, sent')
-      .eq('id', welcome_send_id)
-      .single();
-    expect(watched.data).toEqual({ kind: 'welcome', total: 2, sent: 2 });
+    // Nothing is queued as a send of its own any more.
+    const [{ n }] = (await sql<{ n: number }>(
+      emu,
+      `select count(*)::int as n from public.confirmation_sends where kind = 'welcome'`,
+    )) as [{ n: number }];
+    expect(n).toBe(0);
   });
 
-  it('sends nothing without the option; skips a reader no longer on the list when their turn comes', async () => {
-    const leaving = await createSubscriber(emu, {}, { tag: 'leaving' });
+  it('sends nothing without the option: a Let in is not a sign-up', async () => {
     const quiet = await createSubscriber(emu, { 'early-access': 'confirmed' }, { tag: 'quiet' });
-    const [waitlist, target] = await Promise.all(
-      ['early-access', 'product-updates'].map(
-        async (slug) =>
-          (
-            await sql<{ id: string }>(emu, `select id from public.lists where slug = $1`, [slug])
-          )[0]!.id,
-      ),
-    );
-    const admin$ = clientAs(emu, admin.token);
-    const without = await admin$.rpc('let_in_from_waitlist', {
+    const [waitlist, target] = await Promise.all(['early-access', 'product-updates'].map(listId));
+    const without = await clientAs(emu, admin.token).rpc('let_in_from_waitlist', {
       p_list: waitlist,
       p_target: target,
       p_subscribers: [quiet.id],
     });
-    expect(without.data).toMatchObject({ let_in: 1, welcome_send_id: null });
-
-    // A reader who left the list between the Let in and their turn is skipped, not mailed. The
-    // send is held by this test's own lease, so no run takes it meanwhile.
-    const lease = randomUUID();
-    const [held] = await sql<{ id: string }>(
+    expect(without.data).toMatchObject({ let_in: 1, welcome_send_id: null, welcome_enrolled: 0 });
+    const [{ n }] = (await sql<{ n: number }>(
       emu,
-      `insert into public.confirmation_sends (kind, list_id, status, total, lease_token, lease_until)
-       values ('welcome', $1, 'running', 2, $2, now() + interval '1 minute') returning id`,
-      [target, lease],
-    );
-    await sql(
-      emu,
-      `insert into private.confirmation_send_items (send_id, subscriber_id) values ($1, $2), ($1, $3)`,
-      [held!.id, leaving.id, quiet.id],
-    );
-    await sql(
-      emu,
-      `insert into public.subscriptions (subscriber_id, list_id, status) values ($1, $2, 'unsubscribed')`,
-      [leaving.id, target],
-    );
-    const batch = await clientFor(emu, 'service').rpc('take_confirmation_batch', {
-      p_send: held!.id,
-      p_token: lease,
-      p_limit: 10,
-      p_lease_seconds: 60,
-    });
-    expect(batch.error).toBeNull();
-    expect(batch.data).toMatchObject({
-      mails: [{ subscriber_id: quiet.id, email: quiet.email, list_names: ['Product updates'] }],
-      remaining: 0,
-    });
-    const [counted] = await sql<SendRow>(
-      emu,
-      `select * from public.confirmation_sends where id = $1`,
-      [held!.id],
-    );
-    expect(counted).toMatchObject({ skipped: 1, limited: 0 });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await mailFor(emu, leaving.email)).toHaveLength(0);
+      `select count(*)::int as n from public.automation_enrolments e
+         join public.automations a on a.id = e.automation_id and a.welcome
+        where e.subscriber_id = $1`,
+      [quiet.id],
+    )) as [{ n: number }];
+    expect(n).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
     expect(await mailFor(emu, quiet.email)).toHaveLength(0);
   });
 });

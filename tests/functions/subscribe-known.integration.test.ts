@@ -101,9 +101,11 @@ describe('a confirmed address subscribing again', () => {
     const again = await confirm(mail!);
     expect([again.status, again.body.already, again.body.updated]).toEqual([200, true, undefined]);
     expect(await stored(who.id)).toMatchObject({ name: 'Edited later' });
+    // The welcome of the list it confirmed, sent by that list's welcome automation (issue 24).
     const welcome = (await waitForMail(emu, who.email, 2))[1]!;
     expect(welcome.subject).toBe('Welcome to The Postbox Letter');
-  });
+    expect(welcome.text).toContain('You are now subscribed to Early access waitlist');
+  }, 60_000);
 
   it('with nothing to change: the preferences link only, no change link', async () => {
     const who = await createSubscriber(

@@ -83,7 +83,12 @@ describe('let_in_from_waitlist', () => {
 
     const res = await letIn('admin', { p_top: 2 });
     expect(res.error).toBeNull();
-    expect(res.data).toEqual({ let_in: 2, campaign_id: null, welcome_send_id: null });
+    expect(res.data).toEqual({
+      let_in: 2,
+      campaign_id: null,
+      welcome_send_id: null,
+      welcome_enrolled: 0,
+    });
     expect(await heard).toMatchObject({ list: 'early-access' });
 
     const after = (await ranking('owner')).data!;
@@ -107,7 +112,12 @@ describe('let_in_from_waitlist', () => {
     const before = (await ranking('owner')).data!;
     const chosen = before[before.length - 1]!;
     const res = await letIn('owner', { p_subscribers: [chosen.subscriber_id] });
-    expect(res.data).toEqual({ let_in: 1, campaign_id: null, welcome_send_id: null });
+    expect(res.data).toEqual({
+      let_in: 1,
+      campaign_id: null,
+      welcome_send_id: null,
+      welcome_enrolled: 0,
+    });
     const after = (await ranking('owner')).data!;
     expect(after.map((r) => r.email)).toEqual(before.slice(0, -1).map((r) => r.email));
   });
@@ -176,7 +186,12 @@ describe('let_in_from_waitlist', () => {
       p_subscribers: ['00000000-0000-4000-8000-000000000000'],
       p_access_email: true,
     });
-    expect(res.data).toEqual({ let_in: 0, campaign_id: null, welcome_send_id: null });
+    expect(res.data).toEqual({
+      let_in: 0,
+      campaign_id: null,
+      welcome_send_id: null,
+      welcome_enrolled: 0,
+    });
   });
 
   it('refuses more than 10,000, the waitlist itself as target, and neither top nor people', async () => {

@@ -10,11 +10,14 @@ import { queueRpc, MAX_ATTEMPTS } from './delivery-results.ts';
 import { writeGroups } from './write-groups.ts';
 import type { MailSettings } from './subscriber-mail.ts';
 import type { QueueOptions } from './queue-run.ts';
+import type { ScopeWaitlist } from '../../../lib/email-render/index.ts';
 import {
   automationMail,
   automationMessageId,
   automationSkipReason,
+  batchStandings,
   loadStepContext,
+  standingFor,
   type AutomationRecipient,
   type AutomationStepContext,
 } from './automation-mail.ts';
@@ -119,6 +122,8 @@ class Batch {
   /** True once a row was left unsent (claim lost, time up): its claims are released. */
   leftover = false;
   recipients = new Map<string, AutomationRecipient>();
+  /** Waitlist merge tags of the steps that use them (automation-mail.ts). */
+  standings = new Map<string, ScopeWaitlist>();
   readonly heartbeat: Heartbeat;
 
   constructor(
@@ -248,6 +253,7 @@ export class AutomationWorker {
       .in('id', [...new Set(rows.map((r) => r.subscriber_id))]);
     if (error) throw new AppError('internal');
     for (const s of data ?? []) batch.recipients.set(s.id as string, s as AutomationRecipient);
+    batch.standings = await batchStandings(rows, (id) => this.context(id));
     for (const row of rows) this.queue.push({ row, batch });
   }
 
@@ -330,7 +336,12 @@ export class AutomationWorker {
     const skip = automationSkipReason(context, recipient);
     if (skip) return { ...result, outcome: 'skipped', error: skip };
     try {
-      const mail = automationMail(context, recipient!, row.round);
+      const mail = automationMail(
+        context,
+        recipient!,
+        row.round,
+        standingFor(context, row.subscriber_id, batch.standings),
+      );
       await takeSendSlot(this.rate);
       await sendMail(mail);
       result.sent_at = new Date().toISOString();

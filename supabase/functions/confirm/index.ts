@@ -1,19 +1,16 @@
 // confirm (SPEC §7): a signed, single-use, 7-day link confirms the pending subscriptions it names
 // and applies what a known address's form submission asked for, answers the lists and (on a
-// waitlist) the place, and sends a short welcome when it confirmed a list. The same link opened
-// again (within its 7 days) applies nothing and answers the current state with `already: true`.
+// waitlist) the place. The same link opened again (within its 7 days) applies nothing and answers
+// the current state with `already: true`. The welcome is not sent here (issue 24): confirming
+// enrols the reader in each list's welcome automation, and the confirmation itself starts a
+// process-queue run (20261203100000_welcome_automations.sql), which sends it at once.
 import { rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { json, readJsonObject, serve } from '../_shared/http.ts';
-import { sendInBackground, type MailSettings } from '../_shared/subscriber-mail.ts';
 import { verifyToken } from '../_shared/tokens.ts';
-import { confirmPayload, placeUrl, referralUrl } from './payload.ts';
-import { welcomeMail } from './welcome-mail.ts';
+import { confirmPayload, referralUrl } from './payload.ts';
 
 interface Confirmed {
-  subscriber_id: string;
-  email: string;
-  newly_confirmed: number;
   /** The link had been used before: nothing was applied this time. */
   already: boolean;
   /** The link applied a known address's name or attributes from the form. */
@@ -26,7 +23,6 @@ interface Confirmed {
     total: number;
     referrals: number;
   } | null;
-  settings: MailSettings;
 }
 
 serve(['POST'], async (req) => {
@@ -41,22 +37,6 @@ serve(['POST'], async (req) => {
     ...result.waitlist,
     url: referralUrl(env.siteUrl(), result.waitlist.code, result.waitlist.list.slug),
   };
-  if (result.newly_confirmed > 0) {
-    sendInBackground(() =>
-      welcomeMail({
-        subscriberId: result.subscriber_id,
-        email: result.email,
-        settings: result.settings,
-        listNames: result.lists.map((l) => l.name),
-        waitlist: waitlist && {
-          listName: waitlist.list.name,
-          position: waitlist.position,
-          url: waitlist.url,
-          placeUrl: placeUrl(env.siteUrl(), waitlist.code, waitlist.list.slug),
-        },
-      }),
-    );
-  }
   return json({
     lists: result.lists,
     ...(result.already ? { already: true } : {}),

@@ -2,8 +2,8 @@
 // subscribers — `{subscriber_ids}` (the subscriber page) or `{rules}` (a selection or the page's
 // filter) — and gets the send's row (202) to watch its progress. The mailing runs after the answer
 // at the send rate, and hands on to a fresh invocation with the service key when its budget is
-// spent; pg_cron starts one for a send whose run died, whose import just finished or that a Let in
-// queued with the target list's welcome (`{send_id}`, service role only).
+// spent; pg_cron starts one for a send whose run died or whose import just finished (`{send_id}`,
+// service role only).
 import { isServiceRole, rpc } from '../_shared/db.ts';
 import { env } from '../_shared/env.ts';
 import { invalidInput } from '../_shared/errors.ts';

@@ -1,8 +1,9 @@
 // One run of a send: takes the send (a lease), then batch after batch takes the next addresses
 // (for a confirmation send rate-limited per address and given fresh confirm links by SQL), mails
 // each at the send rate campaigns share (send-rate.ts) with the subscribe function's own
-// confirmation email or, for a welcome send (Let in), the confirm function's welcome, and counts
-// what went out. A run stops after its time or message budget and gives the send back; the
+// confirmation email, and counts what went out. (A Let in's welcome was a send of kind 'welcome'
+// here until issue 24 made the welcome an automation: none is queued any more, and the migration
+// turned the unfinished ones into enrolments; one found anyway fails, mailing nobody.) A run stops after its time or message budget and gives the send back; the
 // caller then starts a fresh run, so no request outlives the platform's limits.
 import { rpc } from '../_shared/db.ts';
 import { AppError } from '../_shared/errors.ts';
@@ -10,7 +11,6 @@ import { sendMail } from '../_shared/mail.ts';
 import { sendRate, takeSendSlot } from '../_shared/send-rate.ts';
 import type { MailSettings } from '../_shared/subscriber-mail.ts';
 import type { OutgoingMail } from '../_shared/mail.ts';
-import { welcomeMail } from '../confirm/welcome-mail.ts';
 import { confirmationMail } from '../subscribe/confirmation-mail.ts';
 
 /** Addresses taken at once: a few seconds of the default rate (10 a second). */
@@ -40,15 +40,8 @@ interface Batch {
 type SendKind = 'confirmation' | 'welcome';
 
 function mailFor(kind: SendKind, mail: BatchMail, settings: MailSettings): Promise<OutgoingMail> {
-  if (kind === 'welcome') {
-    return welcomeMail({
-      subscriberId: mail.subscriber_id,
-      email: mail.email,
-      settings,
-      listNames: mail.list_names,
-      waitlist: null,
-    });
-  }
+  if (kind === 'welcome')
+    return Promise.reject(new Error('the welcome is an automation now (issue 24)'));
   if (!mail.lists || !mail.nonce) throw new Error('a confirmation without its lists and nonce');
   return confirmationMail({
     kind: 'confirm',
