@@ -37,6 +37,38 @@ export async function listAutomations(
   };
 }
 
+export interface WelcomeAutomation {
+  id: string;
+  name: string;
+  status: string;
+  listName: string | null;
+}
+
+/**
+ * The welcome automations (seeded per public list, issue 24), oldest first, with their list's name:
+ * what Settings → Emails links to now that the welcome is edited there.
+ */
+export async function listWelcomeAutomations(
+  client: Client,
+): Promise<SupabaseResult<WelcomeAutomation[]>> {
+  const { data, error, status } = await client
+    .from('automations')
+    .select('id, name, status, lists!automations_trigger_list_id_fkey(name)')
+    .eq('welcome', true)
+    .order('created_at')
+    .order('id');
+  if (error) return { data: null, error, status };
+  return {
+    data: (data ?? []).map((a) => ({
+      id: a.id,
+      name: a.name,
+      status: a.status,
+      listName: a.lists?.name ?? null,
+    })),
+    error: null,
+  };
+}
+
 export interface AutomationDetail {
   automation: AutomationRow;
   steps: StepRow[];
@@ -65,6 +97,9 @@ export type WriteResult<T = null> = { ok: true; data: T } | { ok: false; message
 function failed<T>(error: unknown, status?: number): WriteResult<T> {
   return { ok: false, message: toQueryError(error, status).message };
 }
+
+/** The label of a seeded welcome (the list and the editor show it beside the name). */
+export const WELCOME_LABEL = 'Welcome';
 
 export async function createAutomation(client: Client, name: string): Promise<WriteResult<string>> {
   const trimmed = name.trim();

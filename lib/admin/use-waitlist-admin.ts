@@ -74,13 +74,21 @@ export function useWaitlistRanking(
 }
 
 export type LetInWho = { top: number } | { subscribers: string[] };
-/** Emails a Let in prepares or sends: the access email's draft, the target list's welcome. */
+/** Emails a Let in prepares or sends: the access email's draft, the target list's welcome (its automation). */
 export interface LetInEmails {
   accessEmail: boolean;
   welcome: boolean;
 }
 export type LetInOutcome =
-  | { ok: true; count: number; campaignId: string | null; welcomeSendId: string | null }
+  | {
+      ok: true;
+      count: number;
+      campaignId: string | null;
+      /** Always null since the welcome is an automation (issue 24); kept for old answers. */
+      welcomeSendId: string | null;
+      /** How many the Let in enrolled in the target list's welcome automation. */
+      welcomeEnrolled: number;
+    }
   | { ok: false; message: string };
 
 export function useLetIn() {
@@ -106,6 +114,7 @@ export function useLetIn() {
           let_in?: number;
           campaign_id?: string | null;
           welcome_send_id?: string | null;
+          welcome_enrolled?: number;
         } | null;
         await Promise.all([
           mutate((key) => typeof key === 'string' && key.startsWith('admin/waitlists')),
@@ -116,6 +125,7 @@ export function useLetIn() {
           count: data?.let_in ?? 0,
           campaignId: data?.campaign_id ?? null,
           welcomeSendId: data?.welcome_send_id ?? null,
+          welcomeEnrolled: data?.welcome_enrolled ?? 0,
         };
       } finally {
         setPending(false);

@@ -1,16 +1,19 @@
-// An automation's name, trigger and exit rules (the trigger list, a goal segment), and its status
-// controls: Start (a draft or paused one, admins and owners), Pause. Blocklisted and
-// everywhere-unsubscribed subscribers always exit.
+// An automation's name, trigger and exit rules (the trigger list and whether only sign-ups from the
+// form start it, a goal segment), and its status controls: Start (a draft or paused one, admins and
+// owners), Pause. Blocklisted and everywhere-unsubscribed subscribers always exit. A list's seeded
+// welcome (issue 24) says so, with a badge.
 import { Pause, Play } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { Badge, Button, Checkbox, SelectField, StatusMessage, TextField } from '../../ui';
 import {
   segmentOf,
   segmentRules,
+  WELCOME_LABEL,
   type AutomationChanges,
   type AutomationRow,
 } from '../../../lib/admin/automations';
 import styles from './Automations.module.css';
+import welcome from './Welcome.module.css';
 
 export interface AutomationSettingsProps {
   automation: AutomationRow;
@@ -38,6 +41,7 @@ export function AutomationSettings({
   const [trigger, setTrigger] = useState(a.trigger_kind);
   const [listId, setListId] = useState(a.trigger_list_id ?? lists[0]?.id ?? '');
   const [tagId, setTagId] = useState(a.trigger_tag_id ?? tags[0]?.id ?? '');
+  const [signupsOnly, setSignupsOnly] = useState(a.trigger_signups_only);
   const [exitOnList, setExitOnList] = useState(a.exit_on_list_unsubscribe);
   const [reEntry, setReEntry] = useState(a.re_entry);
   const [goal, setGoal] = useState(
@@ -61,6 +65,7 @@ export function AutomationSettings({
         trigger_kind: trigger,
         trigger_list_id: trigger === 'list' ? listId || null : null,
         trigger_tag_id: trigger === 'tag' ? tagId || null : null,
+        ...(trigger === 'list' ? { trigger_signups_only: signupsOnly } : {}),
         exit_on_list_unsubscribe: exitOnList,
         re_entry: reEntry,
         ...(goal === CUSTOM_GOAL ? {} : { goal_rules: goal ? segmentRules(goal) : null }),
@@ -75,6 +80,16 @@ export function AutomationSettings({
         <StatusMessage tone="info">
           Paused: everyone stays at their step and nobody new is enrolled until it is started again.
         </StatusMessage>
+      ) : null}
+      {a.welcome ? (
+        <p className={welcome.note}>
+          <Badge tone="brand">{WELCOME_LABEL}</Badge>
+          <span>
+            The list&rsquo;s welcome email, sent to each reader who signs up through the form (on a
+            double opt-in list, once they confirm). Edit its email below, add steps to make it a
+            sequence, or pause it to stop welcomes.
+          </span>
+        </p>
       ) : null}
       {message ? <StatusMessage tone={message.tone}>{message.text}</StatusMessage> : null}
       <div className={styles.settings}>
@@ -142,6 +157,15 @@ export function AutomationSettings({
           ))}
         </SelectField>
       </div>
+      {trigger === 'list' ? (
+        <Checkbox
+          label="Only new sign-ups from the form"
+          hint="Readers who subscribe through the signup form or its API. Imports, people added by the team or by a bulk action, and a Let in (unless it asks for the welcome) do not start it."
+          checked={signupsOnly}
+          disabled={!editable}
+          onChange={(e) => setSignupsOnly(e.target.checked)}
+        />
+      ) : null}
       <Checkbox
         label="Exit when they unsubscribe from the trigger list"
         checked={exitOnList}

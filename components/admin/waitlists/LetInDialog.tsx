@@ -107,7 +107,7 @@ export function LetInDialog({
         />
         <Checkbox
           label={`Also send ${targetName}'s welcome email`}
-          hint="The welcome a reader gets on confirming, sent now at the send rate to those not already on the list."
+          hint="Enrols those not already on the list in its welcome automation (the email a reader gets on signing up), which sends it now at the send rate."
           checked={welcome}
           onChange={(e) => setWelcome(e.target.checked)}
         />

@@ -216,7 +216,9 @@ function WaitlistsContent() {
               return null;
             }
             const target = lists.data?.find((l) => l.id === targetId)?.name ?? 'the list';
-            setNotice(`${formatCount(outcome.count)} let in to ${target}.`);
+            setNotice(
+              `${formatCount(outcome.count)} let in to ${target}.${emails.welcome ? ` ${welcomeNotice(outcome.welcomeEnrolled)}` : ''}`,
+            );
             setWelcomeSend(outcome.welcomeSendId);
             setChosen(new Set());
             setLetting(false);
@@ -234,4 +236,11 @@ export default function WaitlistsPage() {
       <WaitlistsContent />
     </AdminLayout>
   );
+}
+
+/** What a Let in that asked for the welcome did with it (the welcome is an automation, issue 24). */
+function welcomeNotice(enrolled: number): string {
+  return enrolled > 0
+    ? `${formatCount(enrolled)} enrolled in its welcome automation, which sends the welcome now.`
+    : 'No welcome was sent: nobody new joined the list, or its welcome automation is paused or deleted.';
 }

@@ -1,6 +1,7 @@
-// Settings → Emails: pick the confirmation, welcome or already-subscribed email and edit it. The
-// editor is keyed by the kind and whether a saved row exists, so switching or resetting starts
-// from what is stored.
+// Settings → Emails: pick the confirmation or already-subscribed email and edit it. The editor is
+// keyed by the kind and whether a saved row exists, so switching or resetting starts from what is
+// stored. The welcome is an automation per public list now (issue 24): a line links to them.
+import Link from 'next/link';
 import { useState } from 'react';
 import {
   SYSTEM_EMAIL_KINDS,
@@ -8,11 +9,39 @@ import {
   type SystemEmailKind,
 } from '../../../../lib/email-render/system-emails';
 import { useSettings } from '../../../../lib/admin/use-settings';
-import { ErrorState, LoadingState } from '../../../ui';
+import { ErrorState, LoadingState, StatusMessage } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
 import styles from './Emails.module.css';
 import { TemplateEditor } from './TemplateEditor';
-import { useEmailTemplates } from './use-email-templates';
+import { useEmailTemplates, useWelcomeAutomations } from './use-email-templates';
+
+/** Where the welcome went: a link to each list's welcome automation, or to Automations. */
+function WelcomeMoved() {
+  const welcomes = useWelcomeAutomations();
+  const found = welcomes.data ?? [];
+  return (
+    <StatusMessage tone="info">
+      <span className={styles.welcomeMoved}>
+        The welcome is now an automation — edit it in{' '}
+        {found.length === 0 ? (
+          <Link href="/admin/automations/">Automations</Link>
+        ) : (
+          <>
+            Automations:{' '}
+            {found.map((w, i) => (
+              <span key={w.id}>
+                {i > 0 ? ', ' : ''}
+                <Link href={`/admin/automations/edit/?id=${w.id}`}>{w.name}</Link>
+                {w.status === 'active' ? '' : ` (${w.status})`}
+              </span>
+            ))}
+          </>
+        )}
+        .
+      </span>
+    </StatusMessage>
+  );
+}
 
 export function EmailTemplates() {
   const { member, role } = useAdmin();
@@ -67,6 +96,7 @@ export function EmailTemplates() {
           </button>
         ))}
       </div>
+      <WelcomeMoved />
       <p className={styles.hint}>{SYSTEM_EMAIL_LABELS[kind].about}</p>
       {content}
     </div>

@@ -1,7 +1,9 @@
 // Data of Settings → Emails: the team's saved templates (public.email_templates; RLS lets members
 // read, admins and the owner write), saving one, resetting one to the default (deleting its row)
-// and a test send through send-campaign's `test_email` action.
+// and a test send through send-campaign's `test_email` action; and the welcome automations that
+// took over the welcome (issue 24), which the page links to.
 import { useCallback } from 'react';
+import { listWelcomeAutomations, type WelcomeAutomation } from '../../../../lib/admin/automations';
 import type { SystemEmailKind, SystemTemplate } from '../../../../lib/email-render/system-emails';
 import { readFunctionResult } from '../../../../lib/functions';
 import { supabase } from '../../../../lib/supabase';
@@ -10,6 +12,13 @@ import { queryKey, toQueryError, useQuery, type QueryError } from '../../../../l
 export type SavedTemplates = Partial<Record<SystemEmailKind, SystemTemplate>>;
 
 const KEY = queryKey('admin/email-templates');
+
+/** The welcome automations, one per public list unless the team deleted or added some. */
+export function useWelcomeAutomations() {
+  return useQuery<WelcomeAutomation[]>(queryKey('admin/welcome-automations'), () =>
+    listWelcomeAutomations(supabase),
+  );
+}
 
 export function useEmailTemplates() {
   const query = useQuery<SavedTemplates>(KEY, async () => {

@@ -79,7 +79,7 @@ function EditorContent({ id }: { id: string }) {
   const segmentOptions = (segments.data ?? []).map((g) => ({ id: g.id, name: g.name }));
   const trigger =
     a.trigger_kind === 'list'
-      ? `When someone joins ${listOptions.find((l) => l.id === a.trigger_list_id)?.name ?? 'a list'}`
+      ? `When someone ${a.trigger_signups_only ? 'signs up to' : 'joins'} ${listOptions.find((l) => l.id === a.trigger_list_id)?.name ?? 'a list'}${a.trigger_signups_only ? ' through the form' : ''}`
       : a.trigger_kind === 'tag'
         ? `When the tag ${tagOptions.find((t) => t.id === a.trigger_tag_id)?.name ?? '…'} is added`
         : triggerLabel('manual');
