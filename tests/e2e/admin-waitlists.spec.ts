@@ -147,11 +147,13 @@ test('a viewer reads the line but has no Let in', async ({ page }) => {
   await expect(page.getByRole('checkbox')).toHaveCount(0);
 });
 
-test('Let in with the target list’s welcome: its progress on the page, the welcome in the inbox', async ({
+test('Let in with the target list’s welcome: enrolled in its welcome automation, the welcome in the inbox', async ({
   page,
 }) => {
   test.slow();
   const { wl, target, people } = await arrange(2);
+  // The welcome is an automation per public list (issue 24): made public, the target gets its own.
+  await sql(`update public.lists set visibility = 'public' where id = $1`, [target.id]);
   const admin = await createTeamUser('admin');
   await signInWithPassword(page, admin, `/admin/waitlists/?list=${wl.slug}`);
   await expect(page.getByRole('heading', { name: `${wl.name}: 2 in line` })).toBeVisible();
@@ -166,13 +168,17 @@ test('Let in with the target list’s welcome: its progress on the page, the wel
   );
   await dialog.getByRole('button', { name: 'Let in', exact: true }).click();
 
-  await expect(page.getByText(`1 let in to ${target.name}.`)).toBeVisible();
-  await expect(page.getByText('Welcome email sent to 1 subscriber.')).toBeVisible({
-    timeout: 30_000,
-  });
+  await expect(
+    page.getByText(
+      `1 let in to ${target.name}. 1 enrolled in its welcome automation, which sends the welcome now.`,
+    ),
+  ).toBeVisible();
+  // Nobody runs the queue here: the Let in started a run.
   await expect
     .poll(async () => (await mailsFor(people[0]!.email)).map((m) => m.subject), { timeout: 30_000 })
     .toEqual([expect.stringMatching(/^Welcome to \S/)]);
+  const [welcome] = await mailsFor(people[0]!.email);
+  expect(welcome!.text).toContain(`You are now subscribed to ${target.name}`);
   expect(await mailsFor(people[1]!.email)).toHaveLength(0);
 });
 

@@ -1,7 +1,8 @@
 // The emails themselves (issue 21), in Chromium against the e2e emulator: Settings → Emails'
 // preview frame holds the document a test send delivers (the only difference allowed: the links'
 // tokens), the test email's unsubscribe link opens the "nothing was changed" state, and every
-// kind of email — campaign, confirmation, welcome, already subscribed, magic link, invite — is
+// kind of email — campaign, confirmation, welcome (its list's welcome automation's email, issue 24),
+// already subscribed, magic link, invite — is
 // screenshotted from the HTML the mail catcher caught, at 600 and 390 px.
 import { expect, test, type Page } from '@playwright/test';
 import { PUBLISHABLE_KEY } from './browser-client';
@@ -60,24 +61,33 @@ test('Settings → Emails: the preview is the test email; its links change nothi
   test.setTimeout(90_000);
   const admin = await createTeamUser('admin');
   await signInWithPassword(page, admin, '/admin/settings/emails/');
-  await page.getByRole('button', { name: 'Welcome' }).click();
+  // The welcome is an automation per public list now (issue 24): the page links to them.
+  await expect(page.getByText('The welcome is now an automation — edit it in')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Welcome to The newsletter' })).toHaveAttribute(
+    'href',
+    /\/admin\/automations\/edit\/\?id=/,
+  );
+  await expect(page.getByRole('button', { name: 'Welcome' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Confirmation (double opt-in)' }).click();
   const subject = page.getByLabel('Subject');
-  await subject.fill('Welcome aboard, ');
+  await subject.fill('Say yes to ');
   await page
     .getByRole('combobox', { name: 'Insert merge tag' })
     .selectOption({ label: 'Site name' });
-  await expect(subject).toHaveValue('Welcome aboard, {{ site.name }}');
+  await expect(subject).toHaveValue('Say yes to {{ site.name }}');
   const frame = page.frameLocator('[data-testid="email-preview"]');
-  await expect(frame.getByText('You are number 42 on the Launch waitlist.')).toBeVisible();
-  await expect(page.getByText(/^Subject: Welcome aboard, /)).toBeVisible();
+  await expect(
+    frame.getByText('Please confirm that you want to receive Weekly News and Product Updates'),
+  ).toBeVisible();
+  await expect(page.getByText(/^Subject: Say yes to /)).toBeVisible();
   await screenshotsAtBothWidths(page, 'settings-emails');
 
   const preview = (await page.getByTestId('email-preview').getAttribute('srcdoc'))!;
   await page.getByRole('button', { name: 'Send test to me' }).click();
   await expect(page.getByText(`Test sent to ${admin.email}.`)).toBeVisible();
-  const mail = await mailWith(admin.email, /^\[Test\] Welcome aboard, /);
+  const mail = await mailWith(admin.email, /^\[Test\] Say yes to /);
   expect(comparable(mail.html)).toBe(comparable(preview));
-  await emailShots(page, 'test-welcome', mail.html);
+  await emailShots(page, 'test-confirmation', mail.html);
 
   const unsubscribe = /href="([^"]*\/unsubscribe\/\?test=1&amp;token=[^"]*)"/.exec(mail.html)![1]!;
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -170,6 +180,20 @@ test('every email as sent, at 600 and 390 px', async ({ page }) => {
   const confirmToken = /\/confirm\/\?token=([\w.-]+)/.exec(confirmation.text)![1];
   expect((await call('/functions/v1/confirm', { token: confirmToken })).status).toBe(200);
   await emailShots(page, 'welcome', (await mailWith(reader, /^Welcome to /)).html);
+  // On a waitlist the welcome (its automation's email) names the place and the links.
+  const waiting = uniqueEmail('waiting');
+  await resetClientRateLimit();
+  expect(
+    (await call('/functions/v1/subscribe', { email: waiting, lists: ['early-access'] })).status,
+  ).toBe(200);
+  const waitingToken = /\/confirm\/\?token=([\w.-]+)/.exec(
+    (await mailWith(waiting, /^Confirm your subscription/)).text,
+  )![1];
+  expect((await call('/functions/v1/confirm', { token: waitingToken })).status).toBe(200);
+  const waitlistWelcome = await mailWith(waiting, /^Welcome to /);
+  expect(waitlistWelcome.text).toMatch(/You are number \d+ on the Early access waitlist\./);
+  expect(waitlistWelcome.text).toContain('/waitlist/?code=');
+  await emailShots(page, 'welcome-waitlist', waitlistWelcome.html);
   await resetClientRateLimit();
   await call('/functions/v1/subscribe', { email: reader, lists: ['newsletter'] });
   await emailShots(
