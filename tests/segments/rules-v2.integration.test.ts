@@ -207,6 +207,52 @@ describe('segment fields', () => {
       ]),
     ).toEqual(['bob', 'carol']);
   });
+
+  it('a segment whose conditions are unknown for some subscribers matches as its own rules do', async () => {
+    // `score` is a number for Alice, text for Bob, absent for Carol and Dave: `gt` is null for
+    // the last three (no number to compare), which is no match, in every place the segment is used.
+    await sql(
+      team.emu,
+      `update public.subscribers set attributes = case id
+         when $1::uuid then '{"score": 9}'::jsonb when $2::uuid then '{"score": "high"}'::jsonb
+         else '{}'::jsonb end
+       where id in ($1, $2, $3, $4)`,
+      [ids.alice, ids.bob, ids.carol, ids.dave],
+    );
+    const scored = { field: 'attributes.score', op: 'gt', value: 5 };
+    const vipTag = { field: 'tag', op: 'has', value: vip };
+    const { data, error } = await untyped(team.users.admin.client)
+      .from('segments')
+      .insert({
+        name: 'High scorers with the tag',
+        rules: { match: 'all', rules: [scored, vipTag] },
+      })
+      .select('id')
+      .single();
+    expect(error).toBeNull();
+    const seg = (data as { id: string }).id;
+    const inSeg = { field: 'segment', op: 'in', value: seg };
+    const notInSeg = { field: 'segment', op: 'not_in', value: seg };
+    // The segment alone, as its rules, and beside another condition in an `any` group.
+    expect(await matching([inSeg])).toEqual(['alice']);
+    expect(await matching([scored, vipTag])).toEqual(['alice']);
+    expect(await matching([inSeg, { field: 'source', op: 'eq', value: 'import' }], 'any')).toEqual([
+      'alice',
+      'bob',
+    ]);
+    // Its complement takes every row it does not match, the unknown ones included.
+    expect(await matching([notInSeg])).toEqual(['bob', 'carol', 'dave']);
+    expect(await matching([notInSeg, vipTag])).toEqual(['carol']);
+    // Counted under RLS as the segment editor and the campaign audience count it.
+    const count = await untyped(team.users.admin.client).rpc('count_subscribers_matching', {
+      p_rules: {
+        match: 'all',
+        rules: [{ field: 'id', op: 'in', value: Object.values(ids) }, inSeg],
+      },
+    });
+    expect(count.error).toBeNull();
+    expect(Number(count.data)).toBe(1);
+  });
 });
 
 describe('refusals and injection', () => {
