@@ -125,7 +125,7 @@ export function StepForm({ step, lists, tags, segments, onSave, onCancel }: Step
           />
           <TextArea
             label="Body (Markdown)"
-            hint="Merge tags as in campaigns, e.g. {{ subscriber.first_name }}."
+            hint="Merge tags as in campaigns, e.g. {{ subscriber.first_name }}; {{ list.name }} names the trigger list, and on a waitlist {{ waitlist.position }}, {{ waitlist.referral_url }} and {{ waitlist.place_url }} work."
             rows={8}
             value={body}
             onChange={(e) => setBody(e.target.value)}
