@@ -153,6 +153,23 @@ describe('seeding', () => {
     expect(await welcomesOf(hidden.id)).toEqual([]);
   });
 
+  it('deletes a list’s welcome with the list, not the team’s own automations on it', async () => {
+    const list = await insertList('deleted', 'public');
+    const [welcome] = await welcomesOf(list.id);
+    const { data: own } = await clientAs(emu, admin.token)
+      .from('automations')
+      .insert({ name: 'Own on a deleted list', trigger_kind: 'list', trigger_list_id: list.id })
+      .select('id')
+      .single();
+    await sql(emu, `delete from public.lists where id = $1`, [list.id]);
+    const left = await sql<{ id: string; trigger_list_id: string | null }>(
+      emu,
+      `select id, trigger_list_id from public.automations where id = any($1::uuid[])`,
+      [[welcome!.id, own!.id]],
+    );
+    expect(left).toEqual([{ id: own!.id, trigger_list_id: null }]);
+  });
+
   it('carries the team’s own welcome wording from Settings → Emails, converted', async () => {
     const custom = {
       subject: 'Hello from {{ site.name }}',
