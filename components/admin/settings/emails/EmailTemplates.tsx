@@ -13,12 +13,14 @@ import { ErrorState, LoadingState, StatusMessage } from '../../../ui';
 import { useAdmin } from '../../AdminLayout';
 import styles from './Emails.module.css';
 import { TemplateEditor } from './TemplateEditor';
+import type { WelcomeAutomation } from '../../../../lib/admin/automations';
 import { useEmailTemplates, useWelcomeAutomations } from './use-email-templates';
 
-/** Where the welcome went: a link to each list's welcome automation, or to Automations. */
-function WelcomeMoved() {
-  const welcomes = useWelcomeAutomations();
-  const found = welcomes.data ?? [];
+/**
+ * Where the welcome went: a link to each list's welcome automation, or to Automations (none left,
+ * or they could not be read). Shown with the editor, once both are loaded, so nothing moves.
+ */
+function WelcomeMoved({ found }: { found: WelcomeAutomation[] }) {
   return (
     <StatusMessage tone="info">
       <span className={styles.welcomeMoved}>
@@ -47,6 +49,7 @@ export function EmailTemplates() {
   const { member, role } = useAdmin();
   const templates = useEmailTemplates();
   const settings = useSettings();
+  const welcomes = useWelcomeAutomations();
   const [kind, setKind] = useState<SystemEmailKind>('confirmation');
   const editable = role === 'admin' || role === 'owner';
 
@@ -63,21 +66,25 @@ export function EmailTemplates() {
         }}
       />
     );
-  } else if (!templates.data || !settings.data) {
+  } else if (!templates.data || !settings.data || (!welcomes.data && !welcomes.error)) {
     content = <LoadingState label="Loading the emails…" />;
   } else {
     const saved = templates.data[kind];
     content = (
-      <TemplateEditor
-        key={`${kind}:${saved ? 'saved' : 'default'}`}
-        kind={kind}
-        saved={saved}
-        editable={editable}
-        settings={settings.data}
-        email={member.email}
-        save={async (template) => (await templates.save(kind, template))?.message ?? null}
-        reset={async () => (await templates.reset(kind))?.message ?? null}
-      />
+      <>
+        <WelcomeMoved found={welcomes.data ?? []} />
+        <p className={styles.hint}>{SYSTEM_EMAIL_LABELS[kind].about}</p>
+        <TemplateEditor
+          key={`${kind}:${saved ? 'saved' : 'default'}`}
+          kind={kind}
+          saved={saved}
+          editable={editable}
+          settings={settings.data}
+          email={member.email}
+          save={async (template) => (await templates.save(kind, template))?.message ?? null}
+          reset={async () => (await templates.reset(kind))?.message ?? null}
+        />
+      </>
     );
   }
 
@@ -96,8 +103,6 @@ export function EmailTemplates() {
           </button>
         ))}
       </div>
-      <WelcomeMoved />
-      <p className={styles.hint}>{SYSTEM_EMAIL_LABELS[kind].about}</p>
       {content}
     </div>
   );
