@@ -238,3 +238,94 @@ test('a step that continues only in a segment, and a goal segment, chosen in the
   await expect(figure(page, 'Enrolments', 'Completed')).toHaveText('1');
   await expect(figure(page, 'Enrolments', 'Exited')).toHaveText('2');
 });
+
+// The list's figures (issue 24): an automation's row shows what its emails did — sent, then open,
+// click and unsubscribe rates with their counts — and moves without a reload (team:automations)
+// as its welcome is sent, opened and unsubscribed from; at 390 px the rows are cards and nothing
+// overflows. A viewer's reading, the role with the least rights.
+test('the automations list shows each automation’s sent, open, click and unsubscribe figures, live', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const tag = randomUUID().slice(0, 8);
+  const [list] = await insertRows<{ id: string }>('lists', [
+    { slug: `figures-${tag}`, name: `Figures ${tag}`, visibility: 'private', optin: 'single' },
+  ]);
+  madeLists.push(list!.id);
+  const [automation] = await insertRows<{ id: string }>('automations', [
+    { name: `Journey figures ${tag}`, trigger_list_id: list!.id },
+  ]);
+  await insertRows('automation_steps', [
+    {
+      automation_id: automation!.id,
+      position: 1,
+      kind: 'email',
+      subject: 'Hello',
+      body_md: 'Read [the guide](https://example.com/guide).',
+    },
+  ]);
+  await sql(`update public.automations set status = 'active' where id = $1`, [automation!.id]);
+  await sql('update public.settings set track_opens = true, track_clicks = false');
+
+  await signInWithPassword(page, await createTeamUser('viewer'), '/admin/automations/');
+  const row = page.getByRole('row', { name: new RegExp(`Journey figures ${tag}`) });
+  const cell = (label: string) => row.locator(`td[data-label="${label}"]`);
+  await expect(page.getByText('Live', { exact: true })).toBeVisible();
+  await expect(cell('Sent')).toHaveAttribute('title', '0 emails sent, 0 failed');
+  await expect(cell('Opened')).toHaveAttribute(
+    'title',
+    '0 opened; no email sent yet · 0 opens in all',
+  );
+  // Clicks are not tracked: a dash, and the note says so.
+  await expect(cell('Clicked')).toHaveAttribute('title', 'Clicks are not tracked');
+  await expect(cell('Clicked').locator('[aria-hidden="true"]').first()).toHaveText('—');
+  await expect(page.getByText(/Clicks are not tracked \(“—”\)/)).toBeVisible();
+
+  const email = `figures-${tag}@example.com`;
+  const [person] = await insertRows<{ id: string }>('subscribers', [{ email }]);
+  await insertRows('subscriptions', [
+    { subscriber_id: person!.id, list_id: list!.id, status: 'confirmed' },
+  ]);
+  const [mail] = await mailsAfterQueue(email, 1);
+  await expect(cell('Sent')).toHaveAttribute('title', '1 email sent, 0 failed');
+  await expect(cell('Completed')).toHaveText('1');
+
+  // Opened an hour after the send (not a scanner's prefetch): 100 % of one email.
+  await sql(
+    `update public.automation_sends set sent_at = now() - interval '1 hour' where subscriber_id = $1`,
+    [person!.id],
+  );
+  const pixel = /<img src="([^"]*\/functions\/v1\/track\?t=[^"]*)"/.exec(mail!.html)?.[1];
+  expect(pixel, 'the email carries an open pixel').toBeTruthy();
+  const open = await fetch(pixel!.replace(/&amp;/g, '&'), {
+    headers: { 'User-Agent': 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/126' },
+  });
+  expect(open.status).toBe(200);
+  await expect(cell('Opened')).toHaveAttribute(
+    'title',
+    '1 opened of 1 email sent (100%) · 1 open in all',
+  );
+  await expect(cell('Opened').locator('[aria-hidden="true"]')).toHaveText(['100%', '1']);
+
+  // Unsubscribed through the email's one-click link: counted for this automation.
+  const token = /\/unsubscribe\/\?token=([^&\s"]+)/.exec(mail!.text)?.[1];
+  expect(token).toBeTruthy();
+  const one = await fetch(`${E2E_SUPABASE_URL}/functions/v1/unsubscribe?token=${token}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+  expect(one.status).toBe(200);
+  await expect(cell('Unsubscribed')).toHaveAttribute(
+    'title',
+    '1 unsubscribed of 1 email sent (100%)',
+  );
+
+  await screenshotsAtBothWidths(page, 'automations-figures');
+  // At 390 px each row is a card and the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(cell('Opened')).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const box = await row.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+});

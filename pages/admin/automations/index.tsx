@@ -68,7 +68,8 @@ function AutomationsContent() {
   const automations = useAutomations(live);
   const settings = useSettings();
   const canWrite = can('write-campaigns');
-  // Until the settings answer, opens and clicks show as tracked only where some were counted.
+  // Opens and clicks are tracked or not as Settings say (when they cannot be read: only where some
+  // were counted); the table waits for them, so no column changes width after it appears.
   const tracking = {
     opens: settings.data?.track_opens ?? false,
     clicks: settings.data?.track_clicks ?? false,
@@ -82,7 +83,7 @@ function AutomationsContent() {
         onRetry={() => void automations.mutate()}
       />
     );
-  } else if (!automations.data) {
+  } else if (!automations.data || (settings.data === undefined && !settings.error)) {
     body = <AutomationsSkeleton />;
   } else if (automations.data.length === 0) {
     body = (
@@ -111,12 +112,12 @@ function AutomationsContent() {
                 ? 'Opens are'
                 : 'Clicks are'}{' '}
             not tracked (“—”). The owner can turn tracking on in{' '}
-            <Link href="/admin/settings/">Settings</Link>. Rates are of the emails sent; hover a
-            figure for its count.
+            <Link href="/admin/settings/">Settings</Link>. Rates are of the emails sent, with the
+            count under each.
           </p>
         ) : (
           <p className={styles.listNote}>
-            Rates are of the emails sent; hover a figure for its count.
+            Rates are of the emails sent, with the count under each.
           </p>
         )}
       </>
