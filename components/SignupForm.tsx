@@ -1,10 +1,19 @@
 // Signup form of the home and embed pages (SPEC §2): email with a Mail icon, optional name, list
 // checkboxes when there is a choice, a hidden honeypot, Subscribe button. Every outcome is the real
 // one from the `subscribe` function; what the visitor typed is kept.
-import { ArrowRight, CircleAlert, CircleCheck, LoaderCircle, Mail } from 'lucide-react';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ArrowRight, CircleAlert, CircleCheck, LoaderCircle, Mail } from './public/icons';
+import {
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { initialSelection, needsConfirmation, type PublicList } from '../lib/public-lists';
 import type { SubscribeOutcome } from '../lib/subscribe';
+import { SIGNUP_HINTS, SIGNUP_SUCCESS } from '../lib/subscribe-messages';
 import { useSubscribe } from '../lib/use-subscribe';
 import styles from './SignupForm.module.css';
 
@@ -44,7 +53,7 @@ export default function SignupForm({
     website: `${id}-website`,
     hint: `${id}-hint`,
   };
-  const { subscribe, pending } = useSubscribe();
+  const { subscribe, pending, preload } = useSubscribe();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [website, setWebsite] = useState('');
@@ -96,24 +105,7 @@ export default function SignupForm({
   }
 
   if (success) {
-    const pendingConfirm = success.status === 'pending';
-    return (
-      <div className={styles.success}>
-        <CircleCheck className={styles.successIcon} aria-hidden="true" />
-        <h3 ref={successRef} tabIndex={-1} className={styles.successTitle}>
-          {pendingConfirm ? 'Check your inbox' : 'You are subscribed'}
-        </h3>
-        <p className={styles.successText}>
-          {pendingConfirm ? 'We sent a confirmation link to ' : 'Thanks! The next issue goes to '}
-          <strong>{email.trim().toLowerCase()}</strong>.
-        </p>
-        {pendingConfirm && (
-          <p className={styles.hint}>
-            Open it within 7 days to confirm. Nothing there? Check your spam folder.
-          </p>
-        )}
-      </div>
-    );
+    return <SignupSuccess status={success.status} email={email} headingRef={successRef} />;
   }
 
   // A message goes next to its field's control; a field with no control on this form (the list
@@ -128,7 +120,13 @@ export default function SignupForm({
   const formError = errorAt(null);
 
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-describedby={ids.hint}>
+    <form
+      className={styles.form}
+      onSubmit={onSubmit}
+      onFocus={preload}
+      noValidate
+      aria-describedby={ids.hint}
+    >
       <div className={styles.field}>
         <label htmlFor={ids.email} className={styles.label}>
           Email address
@@ -157,12 +155,7 @@ export default function SignupForm({
             aria-describedby={emailError ? ids.emailError : undefined}
           />
         </div>
-        {emailError && (
-          <p id={ids.emailError} className={styles.fieldError} role="alert">
-            <CircleAlert aria-hidden="true" />
-            {emailError}
-          </p>
-        )}
+        {emailError && <FieldError id={ids.emailError}>{emailError}</FieldError>}
       </div>
 
       <div className={styles.field}>
@@ -186,12 +179,7 @@ export default function SignupForm({
           aria-invalid={nameError ? true : undefined}
           aria-describedby={nameError ? ids.nameError : undefined}
         />
-        {nameError && (
-          <p id={ids.nameError} className={styles.fieldError} role="alert">
-            <CircleAlert aria-hidden="true" />
-            {nameError}
-          </p>
-        )}
+        {nameError && <FieldError id={ids.nameError}>{nameError}</FieldError>}
       </div>
 
       {choice && (
@@ -228,12 +216,7 @@ export default function SignupForm({
               </div>
             );
           })}
-          {listsError && (
-            <p id={ids.listsError} className={styles.fieldError} role="alert">
-              <CircleAlert aria-hidden="true" />
-              {listsError}
-            </p>
-          )}
+          {listsError && <FieldError id={ids.listsError}>{listsError}</FieldError>}
         </fieldset>
       )}
 
@@ -251,27 +234,70 @@ export default function SignupForm({
         />
       </div>
 
-      {formError && (
-        <div className={styles.alert} role="alert">
-          <CircleAlert className={styles.alertIcon} aria-hidden="true" />
-          <p>{formError}</p>
-        </div>
-      )}
+      {formError && <FormAlert>{formError}</FormAlert>}
 
       <button type="submit" className={styles.button} disabled={pending} aria-busy={pending}>
         <span>{buttonLabel}</span>
-        {pending ? (
-          <LoaderCircle className={styles.spinner} aria-hidden="true" />
-        ) : (
-          <ArrowRight className={styles.arrow} aria-hidden="true" />
-        )}
+        {pending ? <Spinner /> : <Arrow />}
       </button>
 
       <p id={ids.hint} className={styles.hint}>
-        {confirmFirst
-          ? 'We will email you a link to confirm your address. Unsubscribe any time.'
-          : 'Unsubscribe any time with one click.'}
+        {confirmFirst ? SIGNUP_HINTS.confirm : SIGNUP_HINTS.single}
       </p>
     </form>
   );
+}
+
+// The form's pieces on their own, also rendered by the embed page into its templates
+// (pages/embed/index.tsx), which its script (components/embed/client.ts) clones: one markup.
+
+export function SignupSuccess({
+  status,
+  email,
+  headingRef,
+}: {
+  status: Success['status'];
+  email: string;
+  headingRef?: RefObject<HTMLHeadingElement | null>;
+}) {
+  const text = SIGNUP_SUCCESS[status];
+  return (
+    <div className={styles.success}>
+      <CircleCheck className={styles.successIcon} aria-hidden="true" />
+      <h3 ref={headingRef} tabIndex={-1} className={styles.successTitle}>
+        {text.title}
+      </h3>
+      <p className={styles.successText}>
+        {text.lead}
+        <strong>{email.trim().toLowerCase()}</strong>.
+      </p>
+      {text.hint && <p className={styles.hint}>{text.hint}</p>}
+    </div>
+  );
+}
+
+export function FieldError({ id, children }: { id?: string; children?: ReactNode }) {
+  return (
+    <p id={id} className={styles.fieldError} role="alert">
+      <CircleAlert aria-hidden="true" />
+      {children}
+    </p>
+  );
+}
+
+export function FormAlert({ children }: { children?: ReactNode }) {
+  return (
+    <div className={styles.alert} role="alert">
+      <CircleAlert className={styles.alertIcon} aria-hidden="true" />
+      <p>{children}</p>
+    </div>
+  );
+}
+
+export function Spinner() {
+  return <LoaderCircle className={styles.spinner} aria-hidden="true" />;
+}
+
+export function Arrow() {
+  return <ArrowRight className={styles.arrow} aria-hidden="true" />;
 }

@@ -7,7 +7,7 @@ import {
   type Parser,
   type ReadOptions,
 } from './functions';
-import { publicFunctions } from './supabase-public';
+import { publicFunctions } from './public-functions';
 
 /** A client's `functions`: the public pages' lean one, or supabase-js's `supabase.functions`. */
 export interface FunctionsInvoker {

@@ -2,10 +2,11 @@
 // `subscribe` edge function (SPEC §7, §8) becomes what the form shows.
 import { checkEmail } from './email';
 import { isRecord, readFunctionResult, type InvokeResult } from './functions';
+import { MESSAGES, NAME_MAX_LENGTH } from './subscribe-messages';
 
 export type { InvokeResult };
 
-export const NAME_MAX_LENGTH = 100;
+export { MESSAGES, NAME_MAX_LENGTH } from './subscribe-messages';
 
 /**
  * A name's length as SPEC §5 and SQL's char_length count it: in characters (code points), not
@@ -14,18 +15,6 @@ export const NAME_MAX_LENGTH = 100;
 export function nameLength(name: string): number {
   return [...name].length;
 }
-
-export const MESSAGES = {
-  invalid_email: 'Enter a valid email address.',
-  name_too_long: `Name must be at most ${NAME_MAX_LENGTH} characters.`,
-  name_control: 'Name cannot contain line breaks or control characters.',
-  no_lists: 'Choose at least one list.',
-  not_open: 'Signups are not open yet.',
-  // A browser cannot tell a network failure from a response without CORS headers (e.g. the
-  // platform's 404 for a function that is not deployed, cf. supabase/supabase#9373), so say both.
-  unreachable: 'We could not reach the signup service. Check your connection or try again later.',
-  internal: 'Something went wrong. Nothing was changed.',
-} as const;
 
 export interface SubscribeInput {
   email: string;

@@ -1,12 +1,8 @@
-// The public pages' lean Supabase access: PostgREST reads and edge function calls with plain fetch
-// (a few hundred bytes instead of postgrest-js's ~5 KB and functions-js's ~1.5 KB gzip), as the
-// anon role with the publishable key. No Auth and no Realtime here: pages that show something live load
-// lib/supabase.ts on demand (onBroadcast), so only they ever download it.
-import {
-  FunctionsFetchError,
-  FunctionsHttpError,
-  FunctionsRelayError,
-} from '@supabase/functions-js';
+// The public pages' lean Supabase access: PostgREST reads with plain fetch (a few hundred bytes
+// instead of postgrest-js's ~5 KB gzip), as the anon role with the publishable key; edge function
+// calls are in lib/public-functions.ts, loaded only by what calls a function. No Auth and no
+// Realtime here: pages that show something live load lib/supabase.ts on demand (onBroadcast), so
+// only they ever download it.
 import type { Database } from './database.types';
 import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from './config';
 
@@ -27,7 +23,7 @@ export interface RestResult<T> {
 }
 
 /** What supabase-js sends: the key as `apikey`, and as a Bearer token only when it is a JWT. */
-function anonHeaders(): Record<string, string> {
+export function anonHeaders(): Record<string, string> {
   const headers: Record<string, string> = { apikey: SUPABASE_PUBLISHABLE_KEY };
   const newKey = /^sb_(publishable|secret)_/.test(SUPABASE_PUBLISHABLE_KEY);
   if (!newKey) headers.Authorization = `Bearer ${SUPABASE_PUBLISHABLE_KEY}`;
@@ -120,51 +116,6 @@ export const publicRest = {
     one = false,
   ): Promise<RestResult<T>> {
     return rest<T>(`${table}?${new URLSearchParams(query).toString()}`, { method: 'GET' }, one);
-  },
-};
-
-/** What `functions.invoke()` resolves to (functions-js's FunctionsResponse), as lib/functions.ts reads it. */
-export interface PublicInvokeResult {
-  data: unknown;
-  error: FunctionsFetchError | FunctionsHttpError | FunctionsRelayError | Error | null;
-  response?: Response;
-}
-
-/**
- * `publicFunctions.invoke('subscribe', { body })` as the anon role: functions-js's invoke for JSON
- * bodies (its error classes, so lib/functions.ts reads both clients alike), in a few lines of fetch.
- */
-export const publicFunctions = {
-  async invoke(
-    name: string,
-    options: { method?: 'GET' | 'POST'; body?: object } = {},
-  ): Promise<PublicInvokeResult> {
-    let response: Response;
-    try {
-      response = await fetch(`${SUPABASE_URL}/functions/v1/${name}`, {
-        method: options.method ?? 'POST',
-        headers: options.body
-          ? { ...anonHeaders(), 'Content-Type': 'application/json' }
-          : anonHeaders(),
-        body: options.body ? JSON.stringify(options.body) : undefined,
-      });
-    } catch (error) {
-      return { data: null, error: new FunctionsFetchError(error) };
-    }
-    if (response.headers.get('x-relay-error') === 'true') {
-      return { data: null, error: new FunctionsRelayError(response), response };
-    }
-    if (!response.ok) return { data: null, error: new FunctionsHttpError(response), response };
-    try {
-      const type = (response.headers.get('Content-Type') ?? 'text/plain')
-        .split(';')[0]!
-        .trim()
-        .toLowerCase();
-      const data = type === 'application/json' ? await response.json() : await response.text();
-      return { data, error: null, response };
-    } catch (error) {
-      return { data: null, error: error as Error, response };
-    }
   },
 };
 

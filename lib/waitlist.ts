@@ -1,4 +1,5 @@
 // A waitlist place as the `waitlist` and `confirm` functions answer it, and how the pages word it.
+import { formatCount } from './format-count';
 import { isCount, isRecord, isString, parseListRef, type ListRef } from './functions';
 
 export interface WaitlistStanding {
@@ -41,11 +42,7 @@ export function parseWaitlistStanding(data: unknown): WaitlistStanding | null {
   };
 }
 
-const number = new Intl.NumberFormat('en');
-
-export function formatCount(value: number): string {
-  return number.format(value);
-}
+export { formatCount };
 
 /** "1 referral" / "3 referrals". */
 export function referralsText(count: number): string {

@@ -4,22 +4,24 @@
 // While the identity loads the hero is a neutral placeholder; when the site cannot be read the page
 // says so and offers Try again instead of a form that can only fail; with no public list there is
 // no form at all, only "Signups are not open yet."
-import { Users } from 'lucide-react';
+import { Users } from '../components/public/icons';
+import { lazy, Suspense } from 'react';
 import Logo from '../components/Logo';
 import SignupForm from '../components/SignupForm';
 import SiteLayout from '../components/SiteLayout';
-import StatusPanel from '../components/public/StatusPanel';
 import LatestIssues from '../components/public/archive/LatestIssues';
-import { MESSAGES } from '../lib/subscribe';
+import { formatCount } from '../lib/format-count';
+import { MESSAGES } from '../lib/subscribe-messages';
 import { useLatestIssues } from '../lib/use-archive';
 import { usePublicLists } from '../lib/use-public-lists';
 import { usePublicSettings } from '../lib/use-public-settings';
 import { useSearchParam } from '../lib/use-search-params';
 import { useSubscriberCount } from '../lib/use-subscriber-count';
-import { formatCount } from '../lib/waitlist';
 import styles from '../styles/Home.module.css';
-import RetryButton from '../components/public/RetryButton';
 import { publicFallback, type PublicPageProps } from '../lib/build/public-props';
+
+// Only after a failed read, which the exported HTML never shows: loaded then.
+const PageError = lazy(() => import('../components/public/PageError'));
 
 export default function Home() {
   const settings = usePublicSettings();
@@ -41,13 +43,9 @@ export default function Home() {
     };
     return (
       <SiteLayout header={false}>
-        <StatusPanel
-          tone="error"
-          title="This page could not load"
-          actions={<RetryButton onRetry={retry} />}
-        >
-          <p>{failed.message}</p>
-        </StatusPanel>
+        <Suspense fallback={null}>
+          <PageError message={failed.message} onRetry={retry} />
+        </Suspense>
       </SiteLayout>
     );
   }
@@ -93,13 +91,9 @@ export default function Home() {
             {referred && (
               <p className={styles.referred}>A friend invited you. Sign up below to join them.</p>
             )}
-            {/* The form waits for the query string so a referral's list is checked from the start. */}
-            <SignupForm
-              key={ref.ready ? 'ready' : 'static'}
-              lists={lists}
-              initialList={list.value}
-              referral={ref.value}
-            />
+            {/* A referral's list (`?list=`, known after hydration) is checked as soon as it is
+                known: the form derives its boxes from it until the visitor touches one. */}
+            <SignupForm lists={lists} initialList={list.value} referral={ref.value} />
           </>
         )}
       </section>

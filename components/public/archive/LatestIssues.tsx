@@ -1,7 +1,7 @@
 // The home page's "Latest issues" (SPEC §2): the three newest archived issues and a link to the
 // archive. Hidden when there are none, and while loading or after a failed read: it is a
 // side-dish of the signup page, which must not show a spinner or an error for it.
-import { ArrowRight } from 'lucide-react';
+import { ArrowRight } from '../icons';
 import { useLatestIssues } from '../../../lib/use-archive';
 import IssueList from './IssueList';
 import styles from './Archive.module.css';
