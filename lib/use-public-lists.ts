@@ -1,7 +1,6 @@
-// Public lists for the signup forms, oldest first (anon sees only public ones; members see all,
-// so the filter is explicit).
-import { PUBLIC_LIST_COLUMNS, sortLists, type PublicList } from './public-lists';
-import { publicRest } from './supabase-public';
+// Public lists for the signup forms, oldest first (lib/read-public-lists.ts).
+import type { PublicList } from './public-lists';
+import { readPublicLists, toPublicLists } from './read-public-lists';
 import { usePublicQuery } from './use-public-query';
 import { queryKey, type QueryError } from './query';
 
@@ -16,21 +15,12 @@ export function usePublicLists(): {
 } {
   const { data, error, isLoading, mutate } = usePublicQuery(
     PUBLIC_LISTS_KEY,
-    () =>
-      // No silent retries for seconds: a failed read shows its error and a Try again at once.
-      publicRest.select<Array<Omit<PublicList, 'optin'> & { optin: string }>>('lists', {
-        select: PUBLIC_LIST_COLUMNS.replace(/\s+/g, ''),
-        visibility: 'eq.public',
-        order: 'created_at.asc,slug.asc',
-      }),
+    // No silent retries for seconds: a failed read shows its error and a Try again at once.
+    readPublicLists,
     { revalidateOnFocus: false },
   );
   return {
-    lists: data
-      ? sortLists(
-          data.map((row) => ({ ...row, optin: row.optin === 'single' ? 'single' : 'double' })),
-        )
-      : undefined,
+    lists: data ? toPublicLists(data) : undefined,
     isLoading,
     error,
     retry: () => void mutate(),

@@ -1,7 +1,7 @@
 // The budget check of issue 22 on made-up pages: budgets, known gaps that may not grow, and gaps
 // that must go once their page is within budget; script URLs as the export writes them.
 import { describe, expect, it } from 'vitest';
-import { budgetProblems, scriptSources, type PageJs } from './first-load-js';
+import { budgetProblems, inlineScripts, scriptSources, type PageJs } from './first-load-js';
 
 const page = (route: string, kb: number): PageJs => ({ route, gzipBytes: kb * 1000, scripts: [] });
 
@@ -34,5 +34,16 @@ describe('scriptSources', () => {
       '<script src="/_next/a.js" nomodule=""></script><script src="/_next/static/chunks/pages/archive/%5Bslug%5D-1.js" defer></script>' +
       '<script src="/_next/static/chunks/pages/archive/%5Bslug%5D-1.js"></script><script>inline()</script>';
     expect(scriptSources(html)).toEqual(['/_next/static/chunks/pages/archive/%5Bslug%5D-1.js']);
+  });
+});
+
+describe('inlineScripts', () => {
+  it('keeps inline code and leaves data blocks, external and nomodule scripts out', () => {
+    const html =
+      '<script id="__NEXT_DATA__" type="application/json">{"a":1}</script>' +
+      '<script type="application/ld+json">{}</script><script src="/x.js"></script>' +
+      '<script nomodule="">old()</script><script>run()</script>' +
+      '<script type="module">mod()</script><script type="text/javascript">js()</script>';
+    expect(inlineScripts(html)).toEqual(['run()', 'mod()', 'js()']);
   });
 });

@@ -29,7 +29,7 @@ test('embed with the API unreachable fails fast with Try again', async ({ page }
   await expect(page.getByLabel('Email address')).toBeVisible();
 });
 
-test('embed without ?list= hydrates without errors', async ({ page }) => {
+test('embed without ?list= explains itself without errors', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (err) => errors.push(err.message));
   page.on('console', (msg) => {

@@ -31,11 +31,14 @@ test('the exported HTML of / names the site before any script runs; public JS wi
 
   const pages = firstLoadJs('out');
   expect(pages.map((p) => p.route)).toEqual(expect.arrayContaining(['/', '/embed/', '/archive/']));
-  // Issue 22's budgets (125/115/130 KB) hold for every public page but the known gaps, which may
-  // not grow (lib/build/first-load-js.ts says why they are there); they are reported here.
+  // Issue 22's budgets (125/115/130 KB) hold for every public page, with no known gap left
+  // (lib/build/first-load-js.ts); anything over is reported here.
   const over = overBudget(pages).map((p) => `${p.route} ${p.gzipBytes} B > ${p.budgetKb} KB`);
   test.info().annotations.push({ type: 'over issue 22 budget', description: over.join('; ') });
-  expect(Object.keys(KNOWN_GAPS_KB).sort()).toEqual(['/', '/embed/']);
+  expect(KNOWN_GAPS_KB).toEqual({});
+  // The embed ships its own small script and no React (pages/embed/index.tsx).
+  const embed = pages.find((p) => p.route === '/embed/')!;
+  expect(embed.scripts).toEqual(['(inline script 1)']);
   expect(budgetProblems(pages)).toEqual([]);
 });
 

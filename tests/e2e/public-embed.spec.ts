@@ -40,8 +40,11 @@ test('embed: subscribes to its one list from inside an iframe', async ({ page },
   const request = page.waitForRequest((r) => r.url().endsWith('/functions/v1/subscribe'));
   await frame.getByRole('button', { name: 'Subscribe' }).click();
   expect((await request).postDataJSON()).toEqual({ email, lists: ['product-updates'] });
-  // Single opt-in: subscribed at once.
+  // Single opt-in: subscribed at once. The outcome takes the form's place, under the list's name.
   await expect(frame.getByRole('heading', { name: 'You are subscribed' })).toBeVisible();
+  await expect(frame.getByRole('heading', { name: 'You are subscribed' })).toBeFocused();
+  await expect(frame.getByRole('heading', { name: 'Product updates' })).toBeVisible();
+  await expect(frame.getByText(email)).toBeVisible();
   await testInfo.attach('embed-in-host', {
     body: await page.screenshot({ path: testInfo.outputPath('embed-in-host.png') }),
     contentType: 'image/png',
@@ -86,4 +89,34 @@ test('embed: a list removed while the form is open is reported on the form, keep
       await screenshots(page, testInfo, 'embed-list-gone');
     }
   }
+});
+
+test('embed: a mistyped address is reported at its field, and typing clears it', async ({
+  page,
+}) => {
+  await page.goto('/embed/?list=newsletter&button=Join%20us&theme=dark');
+  await expect(page.getByRole('heading', { name: 'The newsletter' })).toBeVisible();
+  await expect(page.locator('main')).toHaveAttribute('data-theme', 'dark');
+  // The list is double opt-in: the hint says a confirmation email follows.
+  await expect(page.getByText(/We will email you a link to confirm/)).toBeVisible();
+  const email = page.getByLabel('Email address');
+  await email.fill('not-an-address');
+  await page.getByRole('button', { name: 'Join us' }).click();
+  const error = page.getByRole('alert');
+  await expect(error).toHaveText('Enter a valid email address.');
+  await expect(email).toHaveAttribute('aria-invalid', 'true');
+  await expect(email).toHaveAttribute('aria-describedby', (await error.getAttribute('id'))!);
+  await expect(email).toBeFocused();
+  await email.pressSequentially('x');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(email).not.toHaveAttribute('aria-invalid', 'true');
+
+  // Double opt-in: the outcome asks to check the inbox.
+  const address = uniqueEmail('embed-double');
+  await email.fill(address);
+  await resetClientRateLimit();
+  await page.getByRole('button', { name: 'Join us' }).click();
+  await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+  await expect(page.getByText(address)).toBeVisible();
+  await expect(page.getByText(/Open it within 7 days/)).toBeVisible();
 });
