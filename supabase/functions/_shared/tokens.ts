@@ -23,9 +23,15 @@ export interface TokenPayload {
   e?: number;
   /** Single-use nonce (confirm links), checked against the database. */
   n?: string;
-  /** Campaign id: the campaign whose email carried the link (unsubscribe, open, click). */
+  /**
+   * Campaign id: the campaign whose email carried the link (unsubscribe, preferences, open,
+   * click).
+   */
   c?: string;
-  /** Automation email step id: the step whose email carried the link (unsubscribe, open, click). */
+  /**
+   * Automation email step id: the step whose email carried the link (unsubscribe, preferences,
+   * open, click).
+   */
   a?: string;
   /** Click links: SHA-256 (base64url) of the target URL, so only that URL is redirected to. */
   h?: string;
