@@ -81,4 +81,10 @@ test('a public list’s welcome automation: linked from Settings, marked, sent o
   ).rows as [{ n: number }];
   expect(n).toBe(0);
   expect(await mailsFor(second)).toHaveLength(0);
+
+  // The list marks it as the welcome, with its trigger in words.
+  await page.goto('/admin/automations/');
+  const row = page.getByRole('row').filter({ hasText: `Welcome to ${list!.name}` });
+  await expect(row).toContainText('Welcome · Signs up through the form');
+  await expect(row).toContainText('Paused');
 });

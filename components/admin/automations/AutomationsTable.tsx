@@ -5,7 +5,7 @@
 // place while the list loads. On phones each row is a card (Table's `stack`).
 import Link from 'next/link';
 import { Badge, statusTone, Table, tableStyles } from '../../ui';
-import type { AutomationWithCounts } from '../../../lib/admin/automations';
+import { WELCOME_LABEL, type AutomationWithCounts } from '../../../lib/admin/automations';
 import { listFigures, type ListFigure } from '../../../lib/admin/automation-report';
 import { formatCount } from '../../../lib/admin/format';
 import styles from './Automations.module.css';
@@ -91,7 +91,12 @@ export function AutomationsTable({
                 <Link href={`/admin/automations/edit/?id=${a.id}`} className={styles.name}>
                   {a.name}
                 </Link>
-                <span className={styles.muted}>{triggerLabel(a.trigger_kind)}</span>
+                <span className={styles.muted}>
+                  {a.welcome ? `${WELCOME_LABEL} · ` : ''}
+                  {a.trigger_kind === 'list' && a.trigger_signups_only
+                    ? 'Signs up through the form'
+                    : triggerLabel(a.trigger_kind)}
+                </span>
               </th>
               <td data-label="Status" className={styles.status}>
                 <Badge tone={a.status === 'active' ? 'success' : statusTone(a.status)}>
