@@ -61,6 +61,18 @@ export default function EmbedPage({ data, script }: EmbedProps) {
           <LoaderCircle aria-hidden="true" />
           Loading the signup form…
         </p>
+        {/* Without JavaScript the query string (which list) cannot be read: say so, instead of a
+            spinner that never stops, and offer the site's own signup page in the whole tab. */}
+        <noscript>
+          <style>{`.${styles.loading}{display:none}`}</style>
+          <p className={styles.description}>
+            This signup form needs JavaScript.{' '}
+            <a href="/" target="_top">
+              Subscribe on {siteIdentity(data.settings).name}’s page
+            </a>{' '}
+            instead.
+          </p>
+        </noscript>
       </main>
       <div id="embed-templates" ref={templates} hidden>
         <Template name="form">

@@ -1,5 +1,5 @@
 // The embed page's failed and incomplete states: an API that cannot be reached (stubbed in the
-// browser) and an address without ?list=.
+// browser), an address without ?list=, and a browser without JavaScript.
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_SUPABASE_URL } from './ports';
 import { expectAccessible, screenshots } from './public-kit';
@@ -39,4 +39,31 @@ test('embed without ?list= explains itself without errors', async ({ page }) => 
   await expect(page.getByRole('heading', { name: 'No list chosen' })).toBeVisible();
   await page.waitForLoadState('networkidle');
   expect(errors).toEqual([]);
+});
+
+test('embed without JavaScript says so and links to the site’s signup page', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  try {
+    await page.goto('/embed/?list=newsletter');
+    // Playwright's text and role locators skip <noscript>: read what the page renders instead.
+    const shown = await page.evaluate(() => {
+      const main = document.querySelector('main');
+      const link = main?.querySelector('noscript a');
+      return {
+        text: main instanceof HTMLElement ? main.innerText.trim() : null,
+        href: link?.getAttribute('href') ?? null,
+        target: link?.getAttribute('target') ?? null,
+      };
+    });
+    // The message and the link, and no spinner that never stops.
+    expect(shown.text).toMatch(
+      /^This signup form needs JavaScript\. Subscribe on .+’s page instead\.$/,
+    );
+    expect(shown).toMatchObject({ href: '/', target: '_top' });
+  } finally {
+    await context.close();
+  }
 });
