@@ -84,8 +84,6 @@ export type LetInOutcome =
       ok: true;
       count: number;
       campaignId: string | null;
-      /** Always null since the welcome is an automation (issue 24); kept for old answers. */
-      welcomeSendId: string | null;
       /** How many the Let in enrolled in the target list's welcome automation. */
       welcomeEnrolled: number;
     }
@@ -113,7 +111,6 @@ export function useLetIn() {
         const data = res.data as {
           let_in?: number;
           campaign_id?: string | null;
-          welcome_send_id?: string | null;
           welcome_enrolled?: number;
         } | null;
         await Promise.all([
@@ -124,7 +121,6 @@ export function useLetIn() {
           ok: true,
           count: data?.let_in ?? 0,
           campaignId: data?.campaign_id ?? null,
-          welcomeSendId: data?.welcome_send_id ?? null,
           welcomeEnrolled: data?.welcome_enrolled ?? 0,
         };
       } finally {

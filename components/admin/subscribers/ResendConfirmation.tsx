@@ -1,12 +1,11 @@
 // "Resend confirmation" on a subscriber's page (admins, issue 23): shown while they have a pending
 // subscription; mails the confirmation email again (resend-confirmation) and says how it went.
-// SendProgress, the line with the bar, is shared with the bulk dialog, the import's progress
-// (ImportSendProgress) and a Let in's welcome (SendProgressOf).
+// SendProgress, the line with the bar, is shared with the bulk dialog and the import's progress
+// (ImportSendProgress).
 import { MailCheck } from 'lucide-react';
 import { sendView, type ConfirmationSend } from '../../../lib/admin/subscriber-resend';
 import type { SubscriberDetail } from '../../../lib/admin/subscriber';
 import {
-  useConfirmationSend,
   useImportConfirmationSend,
   useResendConfirmation,
 } from '../../../lib/admin/use-subscriber-resend';
@@ -31,19 +30,6 @@ export function SendProgress({ send }: { send: ConfirmationSend }) {
       />
     </div>
   );
-}
-
-/** The send `sendId` (a Let in's welcome), watched until it is done. */
-export function SendProgressOf({ sendId }: { sendId: string }) {
-  const send = useConfirmationSend(sendId);
-  if (send.error) {
-    return (
-      <StatusMessage tone="error">
-        The emails' progress could not be read: {send.error.message}
-      </StatusMessage>
-    );
-  }
-  return send.data ? <SendProgress send={send.data} /> : null;
 }
 
 /** The confirmation emails an import's option queued, under the import's own progress. */

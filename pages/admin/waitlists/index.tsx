@@ -8,7 +8,6 @@ import { useEffect, useState } from 'react';
 import AdminLayout, { useAdmin } from '../../../components/admin/AdminLayout';
 import styles from '../../../components/admin/ListsPage.module.css';
 import { LetInDialog } from '../../../components/admin/waitlists/LetInDialog';
-import { SendProgressOf } from '../../../components/admin/subscribers/ResendConfirmation';
 import { RewardsCard } from '../../../components/admin/waitlists/RewardsCard';
 import { WaitlistTable } from '../../../components/admin/waitlists/WaitlistTable';
 import {
@@ -43,8 +42,6 @@ function WaitlistsContent() {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [letting, setLetting] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
-  // The welcome the last Let in sent, watched here while it goes out.
-  const [welcomeSend, setWelcomeSend] = useState<string | null>(null);
   const ranking = useWaitlistRanking(current, search.trim(), page);
   const { letIn, pending } = useLetIn();
   // The line and the rewards card below it appear together once both have answered, so the card
@@ -118,7 +115,6 @@ function WaitlistsContent() {
   return (
     <div className={styles.page}>
       {notice ? <StatusMessage tone="success">{notice}</StatusMessage> : null}
-      {welcomeSend ? <SendProgressOf sendId={welcomeSend} /> : null}
       {!canLetIn ? (
         <StatusMessage tone="info">
           You can view the line. Admins and owners can let people in.
@@ -163,7 +159,6 @@ function WaitlistsContent() {
               disabled={!data || data.total === 0}
               onClick={() => {
                 setNotice(null);
-                setWelcomeSend(null);
                 setLetting(true);
               }}
             >
@@ -207,11 +202,9 @@ function WaitlistsContent() {
             const outcome = await letIn(current.id, targetId, who, emails);
             if (!outcome.ok) return outcome.message;
             if (outcome.campaignId) {
-              // The access email is written in the campaign editor, which says who it goes to
-              // (and how the welcome's sending goes, when it was chosen).
-              const welcome = outcome.welcomeSendId ? `&welcome=${outcome.welcomeSendId}` : '';
+              // The access email is written in the campaign editor, which says who it goes to.
               await router.push(
-                `/admin/campaigns/edit/?id=${outcome.campaignId}&let_in=${outcome.count}${welcome}`,
+                `/admin/campaigns/edit/?id=${outcome.campaignId}&let_in=${outcome.count}`,
               );
               return null;
             }
@@ -219,7 +212,6 @@ function WaitlistsContent() {
             setNotice(
               `${formatCount(outcome.count)} let in to ${target}.${emails.welcome ? ` ${welcomeNotice(outcome.welcomeEnrolled)}` : ''}`,
             );
-            setWelcomeSend(outcome.welcomeSendId);
             setChosen(new Set());
             setLetting(false);
             return null;

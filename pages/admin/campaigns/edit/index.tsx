@@ -1,25 +1,21 @@
 // `/admin/campaigns/edit/?id=`: the campaign editor (the id comes from the query string: static
 // export). Without an id it is a new campaign (`?template=` starts from a template), created at
-// its first save; the address then names it without remounting the editor. `&let_in=N` (and
-// `&welcome=<send id>`) come from the waitlist's Let in, which drafted this access email (and sent
-// the target list's welcome): the page says so above the editor, and takes them out of the address
-// so a reload does not say it again.
+// its first save; the address then names it without remounting the editor. `&let_in=N` comes from
+// the waitlist's Let in, which drafted this access email: the page says so above the editor, and
+// takes it out of the address so a reload does not say it again.
 import { useRouter } from 'next/router';
 import { useEffect, useRef, useState } from 'react';
 import AdminLayout from '../../../../components/admin/AdminLayout';
 import { CampaignEditor } from '../../../../components/admin/campaigns/editor/CampaignEditor';
 import editorStyles from '../../../../components/admin/campaigns/editor/Editor.module.css';
 import { NewCampaign } from '../../../../components/admin/campaigns/editor/NewCampaign';
-import { SendProgressOf } from '../../../../components/admin/subscribers/ResendConfirmation';
 import { LoadingState, StatusMessage } from '../../../../components/ui';
 import { formatCount } from '../../../../lib/admin/format';
-import { isUuid } from '../../../../lib/uuid';
 
 /** What a Let in told this page about the campaign it drafted. */
 interface LetInArrival {
   id: string;
   count: number;
-  welcomeSend: string | null;
 }
 
 export default function CampaignEditPage() {
@@ -37,15 +33,14 @@ export default function CampaignEditPage() {
   }, [id, created]);
   const [arrival, setArrival] = useState<LetInArrival | null>(null);
   const letInQuery = router.query.let_in;
-  const welcomeQuery = router.query.welcome;
   useEffect(() => {
     const count = Number(letInQuery);
     if (!id || !Number.isInteger(count) || count <= 0) return;
-    setArrival({ id, count, welcomeSend: isUuid(welcomeQuery) ? welcomeQuery : null });
+    setArrival({ id, count });
     void router.replace(`/admin/campaigns/edit/?id=${encodeURIComponent(id)}`, undefined, {
       shallow: true,
     });
-  }, [id, letInQuery, welcomeQuery, router]);
+  }, [id, letInQuery, router]);
   const letIn = arrival?.id === id ? arrival : null;
   let body;
   if (!router.isReady) body = <LoadingState label="Loading campaign…" />;
@@ -59,7 +54,6 @@ export default function CampaignEditPage() {
             send it.
           </StatusMessage>
         ) : null}
-        {letIn?.welcomeSend ? <SendProgressOf sendId={letIn.welcomeSend} /> : null}
         <CampaignEditor key={id} id={id} />
       </div>
     );
