@@ -201,6 +201,41 @@ export async function waitForMail(
   }
 }
 
+/**
+ * Waits (up to `timeoutMs`) until `address` has at least `count` messages that `where` accepts,
+ * and returns those. A sign-up to a single opt-in list also gets the list's welcome automation,
+ * sent by the queue at its own pace, so "the first mail" is not a stable way to pick a message.
+ */
+export async function waitForMailWhere(
+  emu: RunningEmulator,
+  address: string,
+  where: (mail: CaughtMail) => boolean,
+  count = 1,
+  timeoutMs = 15_000,
+): Promise<CaughtMail[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const all = await mailFor(emu, address);
+    const found = all.filter(where);
+    if (found.length >= count) return found;
+    if (Date.now() > deadline) {
+      const seen = all.map((m) => m.subject).join(' | ') || 'none';
+      throw new Error(`expected ${count} matching mail(s) for ${address}, seen: ${seen}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The one message to `address` whose subject matches `subject`, once it has arrived. */
+export async function waitForMailWithSubject(
+  emu: RunningEmulator,
+  address: string,
+  subject: RegExp,
+  timeoutMs = 15_000,
+): Promise<CaughtMail> {
+  return (await waitForMailWhere(emu, address, (m) => subject.test(m.subject), 1, timeoutMs))[0]!;
+}
+
 /** The first `${TEST_SITE_URL}<path>?token=…` link in a message's text part. */
 export function linkIn(mail: CaughtMail, path: string): URL {
   const pattern = new RegExp(`${TEST_SITE_URL.replace(/[.:/]/g, '\\$&')}${path}\\S*`);
