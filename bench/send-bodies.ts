@@ -42,8 +42,33 @@ export const TAGGED_BODY: CampaignBody = {
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ, 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
-/** CPU milliseconds (user + system) used so far by the Deno processes running `fn`, or null. */
-export async function functionCpuMs(fn: string): Promise<number | null> {
+/** The parent pid of `pid` (field 4 of /proc/<pid>/stat), or null. */
+async function parentPid(pid: number): Promise<number | null> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    return Number.isInteger(ppid) ? ppid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when `pid` is a descendant of `ancestor` (its parent-pid chain reaches it). */
+export async function descendsFrom(pid: number, ancestor: number): Promise<boolean> {
+  for (let p: number | null = pid, depth = 0; p !== null && p > 1 && depth < 16; depth++) {
+    p = await parentPid(p);
+    if (p === ancestor) return true;
+  }
+  return false;
+}
+
+/**
+ * CPU milliseconds (user + system) used so far by the Deno processes running `fn` that this
+ * process started (the emulator runs in the benchmark's own process, so its function processes are
+ * our descendants): other emulators on the machine, started from the same checkout by other tests,
+ * are not counted. Null where /proc cannot tell.
+ */
+export async function functionCpuMs(fn: string, ancestor = process.pid): Promise<number | null> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
@@ -56,6 +81,7 @@ export async function functionCpuMs(fn: string): Promise<number | null> {
       const cmd = await readFile(`/proc/${pid}/cmdline`, 'utf8');
       if (!cmd.includes('deno') || !(await readlink(`/proc/${pid}/cwd`)).endsWith(`/${fn}`))
         continue;
+      if (!(await descendsFrom(Number(pid), ancestor))) continue;
       // Fields after the command name (which may hold spaces): utime and stime are 14th and 15th.
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -4,6 +4,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSendBench } from './send.js';
+import { descendsFrom } from './send-bodies.js';
 import { heldRate, sinkCapacity, startSink, type SmtpSink } from './smtp-sink.js';
 
 let sink: SmtpSink;
@@ -76,6 +77,11 @@ describe('SMTP sink', () => {
 });
 
 describe('send benchmark', () => {
+  it("counts only its own processes' CPU: the parent-pid chain", async () => {
+    expect(await descendsFrom(process.pid, process.ppid)).toBe(true);
+    expect(await descendsFrom(process.ppid, process.pid)).toBe(false);
+  });
+
   it('sends to each recipient exactly once, measures the sink and a limited rate', async () => {
     const result = await runSendBench({
       samples: 300,
@@ -84,6 +90,7 @@ describe('send benchmark', () => {
       rates: [50],
       rateSeconds: 3,
       workers: 2,
+      pairs: 2,
       log: () => undefined,
     });
     expect(result.backend).toBe(process.env.DATABASE_URL ? 'postgres' : 'pglite');
@@ -100,6 +107,11 @@ describe('send benchmark', () => {
       error: null,
     });
     expect(tagged!.throughput).toBeGreaterThan(0);
+    // Interleaved pairs: each side sent twice, its rate and CPU the medians.
+    expect(sent!.stats!.n).toBe(2);
+    expect(tagged!.stats!.n).toBe(2);
+    expect(result.notes.filter((n) => /^300 recipients, merge tags #\d/.test(n))).toHaveLength(2);
+    expect(result.notes.join('\n')).toMatch(/plain #2: \d+ messages\/s, CPU [\d.]+ ms a message/);
     expect(tagged!.cpuMsPerOperation).toBeGreaterThan(0);
     expect(sent!.cpuMsPerOperation).toBeGreaterThan(0);
     expect(limited).toMatchObject({ case: 'rate 50/s', side: 'process-queue', error: null });

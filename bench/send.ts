@@ -3,6 +3,7 @@
 // measured with the same SMTP client sending ready-made messages; the worker's peak memory; and how closely
 // POSTBOX_SEND_RATE is held.
 import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
@@ -51,7 +52,14 @@ export interface SendOptions extends BenchOptions {
   rateSeconds?: number;
   /** process-queue runs started at once (each continues itself at 500 messages). */
   workers?: number;
+  /** Plain/tagged pairs sent per size up to LARGE_SIZE (default 3). */
+  pairs?: number;
+  /** Pairs sent per size above LARGE_SIZE (default 1). */
+  largePairs?: number;
 }
+
+/** Sizes above this send `largePairs` pairs (a 100,000 send takes minutes a side). */
+const LARGE_SIZE = 20_000;
 
 const errorText = (err: unknown): string => {
   if (!(err instanceof Error)) return String(err);
@@ -97,10 +105,10 @@ async function withEmulator<T>(
 }
 
 /**
- * A list of `count` confirmed subscribers (every other one named, as a real list is) and a
- * campaign of `body` to it, started (deliveries queued). Workers compile body_md (issue 21).
+ * A list of `count` confirmed subscribers (every other one named, as a real list is) and a draft
+ * campaign of `body` to it. Workers compile body_md (issue 21).
  */
-async function startedCampaign(
+async function preparedCampaign(
   emu: RunningEmulator,
   tag: string,
   count: number,
@@ -125,6 +133,18 @@ async function startedCampaign(
     `insert into public.campaign_lists (campaign_id, list_id) select $1, id from public.lists where slug = $2`,
     [id, slug],
   );
+  // Every send starts from the same state: the tables the worker's queries read vacuumed and
+  // analysed after this fixture's inserts and the previous sends' updates, so neither side runs on
+  // stale planner statistics or meets autovacuum catching up half-way (issue 21).
+  if (process.env.BENCH_SEND_VACUUM !== 'off')
+    await emu.db.query(
+      'vacuum (analyze) public.deliveries, public.subscribers, public.subscriptions, public.campaigns',
+    );
+  return id;
+}
+
+/** Queues the campaign's deliveries: from here any process-queue run (pg_cron's too) may send. */
+async function startSend(emu: RunningEmulator, id: string, body: CampaignBody): Promise<void> {
   // The archive's copy is not what is measured: the workers render every message from body_md.
   await emu.db.query('select public.start_campaign_send($1, $2, $3, $4)', [
     id,
@@ -132,7 +152,6 @@ async function startedCampaign(
     body.body_md,
     body.subject,
   ]);
-  return id;
 }
 
 async function processQueue(emu: RunningEmulator, attempt = 1): Promise<void> {
@@ -166,6 +185,10 @@ export interface SendRun {
   failedRuns: string[];
   /** CPU milliseconds the process-queue Deno processes used per message, when /proc tells. */
   cpuMsPerMessage: number | null;
+  /** Seconds from the first POST until the first, 10th, 50th, 90th percentile and last sent_at. */
+  timeline: number[];
+  /** The 1-minute load average when the send ended. */
+  load: number;
 }
 
 /**
@@ -180,9 +203,13 @@ export async function sendCampaign(
   body: CampaignBody = PLAIN_BODY,
 ): Promise<SendRun> {
   const tag = `send-${randomBytes(3).toString('hex')}`;
-  const id = await startedCampaign(emu, tag, count, body);
+  const id = await preparedCampaign(emu, tag, count, body);
+  // The sink is reset before the deliveries are queued: a run still alive from the last send, or
+  // pg_cron's, may start on them at once.
   await sink.stats({ reset: true });
   const cpuBefore = await functionCpuMs('process-queue');
+  await startSend(emu, id, body);
+  const { rows: clock } = await emu.db.query<{ t: Date }>('select clock_timestamp() as t');
   const started = performance.now();
   const timeoutMs = Math.max(120_000, count * 20);
   // A run that fails is reported, not fatal: the others, their successors and pg_cron carry on.
@@ -208,6 +235,16 @@ export async function sendCampaign(
     [id],
   );
   const deliveries = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  // When the messages went out (deliveries.sent_at): a slow start or tail against a steady rate.
+  const { rows: spread } = await emu.db.query<{ s: number[] }>(
+    `select array[min(t), percentile_cont(0.1) within group (order by t),
+                  percentile_cont(0.5) within group (order by t),
+                  percentile_cont(0.9) within group (order by t), max(t)]::float8[] as s
+       from (select extract(epoch from sent_at - $2::timestamptz) as t
+               from public.deliveries where campaign_id = $1 and sent_at is not null) d`,
+    [id, clock[0]!.t],
+  );
+  const timeline = (spread[0]?.s ?? []).map((t) => Math.round(Number(t) * 100) / 100);
   if (deliveries.sent !== count || got.messages !== count || got.recipients !== count)
     throw new Error(
       `not exactly once: ${JSON.stringify(deliveries)}, sink ${got.messages} messages to ${got.recipients} addresses`,
@@ -215,22 +252,32 @@ export async function sendCampaign(
   if (got.duplicates) throw new Error(`${got.duplicates} recipients got more than one message`);
   if (got.addresses?.some(([address]) => !address.startsWith(`${tag}-`)))
     throw new Error('the sink received mail for someone outside the campaign');
-  return { ms, sink: { ...got, addresses: undefined }, deliveries, failedRuns, cpuMsPerMessage };
+  return {
+    ms,
+    sink: { ...got, addresses: undefined },
+    deliveries,
+    failedRuns,
+    cpuMsPerMessage,
+    timeline,
+    load: Math.round(loadavg()[0]! * 10) / 10,
+  };
 }
 
 const cpuMs = (ms: number | null) => (ms === null ? null : Math.round(ms * 1000) / 1000);
 
+const median = (values: number[]): number => summarize(values).p50;
+
 function measurement(
   caseName: string,
   side: string,
-  ms: number | null,
+  ms: number | number[] | null,
   throughput: number | null,
   error: string | null = null,
 ): Measurement {
   return {
     case: caseName,
     side,
-    stats: ms === null ? null : summarize([ms]),
+    stats: ms === null ? null : summarize(Array.isArray(ms) ? ms : [ms]),
     error: ms === null ? (error ?? 'not measured') : null,
     throughput: throughput === null ? null : Math.round(throughput * 10) / 10,
   };
@@ -246,6 +293,8 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
   const rates = options.rates ?? numbers(process.env.BENCH_SEND_RATES) ?? [50, 200];
   const rateSeconds = options.rateSeconds ?? Number(process.env.BENCH_SEND_RATE_SECONDS ?? 30);
   const workers = options.workers ?? Number(process.env.BENCH_SEND_WORKERS ?? 4);
+  const pairs = options.pairs ?? Number(process.env.BENCH_SEND_PAIRS ?? 3);
+  const largePairs = options.largePairs ?? Number(process.env.BENCH_SEND_LARGE_PAIRS ?? 1);
   const measurements: Measurement[] = [];
   const goals: GoalResult[] = [];
   const notes: string[] = [];
@@ -258,67 +307,104 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
       await sendCampaign(emu, sink, WARMUP_MESSAGES, workers, TAGGED_BODY);
       for (const count of sizes) {
         const label = `${count.toLocaleString('en-US')} recipients`;
-        options.log(`${label}: ${workers} process-queue runs at once, no rate limit`);
-        let run: SendRun;
-        try {
-          run = await sendCampaign(emu, sink, count, workers);
-        } catch (err) {
-          measurements.push(measurement(label, 'process-queue', null, null, errorText(err)));
-          continue;
-        }
-        const rate = (count / run.ms) * 1000;
-        measurements.push({
-          ...measurement(label, 'process-queue', run.ms, rate),
-          cpuMsPerOperation: cpuMs(run.cpuMsPerMessage),
-        });
-        for (const failure of run.failedRuns)
-          notes.push(`${label}: a first run failed: ${failure}`);
-        const size = Math.round(run.sink.bytes / run.sink.messages);
-        const capacityCount = Math.min(count, CAPACITY_MESSAGES);
-        options.log(`${label}: sink capacity, ${capacityCount} messages of ${size} bytes`);
-        try {
-          const capacity = await sinkCapacity(
-            sink,
-            capacityCount,
-            size,
-            SMTP_CONNECTIONS,
-            WARMUP_MESSAGES,
+        const pairCount = count > LARGE_SIZE ? largePairs : pairs;
+        // Interleaved, the order alternating pair by pair (plain first, then tags first, ...), so
+        // drift over the run (table growth, the machine's load) falls on both sides alike.
+        const order = Array.from({ length: pairCount }, (_, i) =>
+          i % 2 === 0 ? [PLAIN_BODY, TAGGED_BODY] : [TAGGED_BODY, PLAIN_BODY],
+        ).flat();
+        const runs = new Map<CampaignBody, SendRun[]>([
+          [PLAIN_BODY, []],
+          [TAGGED_BODY, []],
+        ]);
+        const errors = new Map<CampaignBody, string>();
+        for (const [i, body] of order.entries()) {
+          const side = body === PLAIN_BODY ? 'plain' : 'merge tags';
+          options.log(
+            `${label}, ${side} (${i + 1}/${order.length}): ${workers} process-queue runs at once, no rate limit`,
           );
-          measurements.push(measurement(label, 'plain SMTP client', capacity.ms, capacity.rate));
-          const share = rate / capacity.rate;
-          goals.push({
-            goal: `${label}: at least ${GOAL_CAPACITY_SHARE * 100} % of the sink's capacity with no rate limit`,
-            met: share >= GOAL_CAPACITY_SHARE,
-            detail: `${(share * 100).toFixed(1)} % (${rate.toFixed(0)} vs ${capacity.rate.toFixed(0)} messages/s)`,
-          });
-        } catch (err) {
-          measurements.push(measurement(label, 'plain SMTP client', null, null, errorText(err)));
+          try {
+            const run = await sendCampaign(emu, sink, count, workers, body);
+            runs.get(body)!.push(run);
+            for (const failure of run.failedRuns)
+              notes.push(`${label}: a first run failed: ${failure}`);
+            notes.push(
+              `${label}, ${side} #${runs.get(body)!.length}: ${((count / run.ms) * 1000).toFixed(0)} messages/s, ` +
+                `CPU ${cpuMs(run.cpuMsPerMessage) ?? 'unknown'} ms a message, ` +
+                `${Math.round(run.sink.bytes / run.sink.messages)} bytes a message; sent_at first/p10/p50/p90/last ` +
+                `${run.timeline.join(' / ')} s after the first POST; load ${run.load}.`,
+            );
+          } catch (err) {
+            errors.set(body, errorText(err));
+          }
+        }
+        const sideOf = (body: CampaignBody, side: string) => {
+          const done = runs.get(body)!;
+          if (done.length === 0 || errors.has(body)) {
+            measurements.push(
+              measurement(label, side, null, null, errors.get(body) ?? 'not measured'),
+            );
+            return null;
+          }
+          const rate = median(done.map((r) => (count / r.ms) * 1000));
+          const cpus = done.map((r) => r.cpuMsPerMessage).filter((c) => c !== null);
+          const cpu = cpus.length === done.length ? median(cpus) : null;
+          return {
+            rate,
+            cpu,
+            size: median(done.map((r) => r.sink.bytes / r.sink.messages)),
+            measurement: {
+              ...measurement(
+                label,
+                side,
+                done.map((r) => r.ms),
+                rate,
+              ),
+              cpuMsPerOperation: cpuMs(cpu),
+            },
+          };
+        };
+        const plain = sideOf(PLAIN_BODY, 'process-queue');
+        if (plain) measurements.push(plain.measurement);
+        if (plain) {
+          const size = Math.round(plain.size);
+          const capacityCount = Math.min(count, CAPACITY_MESSAGES);
+          options.log(`${label}: sink capacity, ${capacityCount} messages of ${size} bytes`);
+          try {
+            const capacity = await sinkCapacity(
+              sink,
+              capacityCount,
+              size,
+              SMTP_CONNECTIONS,
+              WARMUP_MESSAGES,
+            );
+            measurements.push(measurement(label, 'plain SMTP client', capacity.ms, capacity.rate));
+            const share = plain.rate / capacity.rate;
+            goals.push({
+              goal: `${label}: at least ${GOAL_CAPACITY_SHARE * 100} % of the sink's capacity with no rate limit`,
+              met: share >= GOAL_CAPACITY_SHARE,
+              detail: `${(share * 100).toFixed(1)} % (median ${plain.rate.toFixed(0)} vs ${capacity.rate.toFixed(0)} messages/s)`,
+            });
+          } catch (err) {
+            measurements.push(measurement(label, 'plain SMTP client', null, null, errorText(err)));
+          }
         }
         const peak = await functionPeakMb('process-queue');
         notes.push(
-          `${label}: ${size} bytes a message; sink accepted first to last in ${((run.sink.times.at(-1)! - run.sink.times[0]!) / 1000).toFixed(1)} s; ` +
-            `process-queue Deno process peak RSS (VmHWM) ${peak ?? 'unknown'} MB so far.`,
+          `${label}: process-queue Deno process peak RSS (VmHWM) ${peak ?? 'unknown'} MB so far.`,
         );
-        options.log(`${label}: the same campaign with a body full of merge tags`);
-        try {
-          const tagged = await sendCampaign(emu, sink, count, workers, TAGGED_BODY);
-          const taggedRate = (count / tagged.ms) * 1000;
-          measurements.push({
-            ...measurement(label, 'process-queue, merge tags', tagged.ms, taggedRate),
-            cpuMsPerOperation: cpuMs(tagged.cpuMsPerMessage),
-          });
-          const share = taggedRate / rate;
+        const tagged = sideOf(TAGGED_BODY, 'process-queue, merge tags');
+        if (tagged) measurements.push(tagged.measurement);
+        if (plain && tagged) {
+          const share = tagged.rate / plain.rate;
           goals.push({
             goal: `${label}: a body full of merge tags at least ${GOAL_TAGGED_SHARE * 100} % as fast as the same send without`,
             met: share >= GOAL_TAGGED_SHARE,
             detail:
-              `${(share * 100).toFixed(1)} % (${taggedRate.toFixed(0)} vs ${rate.toFixed(0)} messages/s); ` +
-              `process-queue CPU ${cpuMs(tagged.cpuMsPerMessage) ?? 'unknown'} vs ${cpuMs(run.cpuMsPerMessage) ?? 'unknown'} ms a message`,
+              `${(share * 100).toFixed(1)} % (medians of ${runs.get(TAGGED_BODY)!.length} and ${runs.get(PLAIN_BODY)!.length} sends: ` +
+              `${tagged.rate.toFixed(0)} vs ${plain.rate.toFixed(0)} messages/s); ` +
+              `process-queue CPU ${cpuMs(tagged.cpu) ?? 'unknown'} vs ${cpuMs(plain.cpu) ?? 'unknown'} ms a message`,
           });
-        } catch (err) {
-          measurements.push(
-            measurement(label, 'process-queue, merge tags', null, null, errorText(err)),
-          );
         }
       }
     });
@@ -359,7 +445,8 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
     `process-queue: ${workers} runs started at once after start_campaign_send queued the deliveries; each stops at 500 messages and starts the next run itself, and the emulator's pg_cron adds one every 10 s. ` +
       'Timed until the campaign is sent (every result recorded); every recipient checked to have got exactly one message at the sink.',
     `plain SMTP client: process-queue's own SMTP client (smtp-pool.ts over nodemailer's SMTPConnection, ${SMTP_CONNECTIONS} connections as its default pool, ${SMTP_CONNECTIONS * 2} messages in flight) and nothing else, ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine. (Until session 8 this was nodemailer's Mailer pool given the raw text, which composed each message again and reached only about a third of this rate: the ratios before then are against that lower figure.)`,
-    `Merge tags (issue 21): the same campaign sent again right after, its subject and body full of Liquid tags (${TAGGED_BODY.body_md.split('{{').length - 1 + TAGGED_BODY.subject.split('{{').length - 1} of them: first name with a default, address, attribute with a default, site name), every other subscriber named; the workers compile each campaign once and render only Liquid per message. CPU ms a message: user + system time of the process-queue Deno processes (/proc/<pid>/stat) over the send, divided by the recipients.`,
+    `Merge tags (issue 21): each size sends the plain newsletter and the same one with its subject and body full of Liquid tags (${TAGGED_BODY.body_md.split('{{').length - 1 + TAGGED_BODY.subject.split('{{').length - 1} of them: first name with a default, address, attribute with a default, site name) in ${pairs} interleaved pairs (${largePairs} above ${LARGE_SIZE.toLocaleString('en-US')} recipients), the order alternating pair by pair, each on fresh subscribers (every other one named) with the tables vacuumed and analysed first; the goal is the ratio of the median rates. The workers compile each campaign once and render only Liquid per message. ` +
+      'CPU ms a message: user + system time of the process-queue Deno processes this benchmark started (/proc/<pid>/stat, found by their parent-pid chain) over the send, divided by the recipients; the median of each side.',
     'Sink: a minimal SMTP server in a worker thread of the benchmark process that accepts and discards (MailDev, which parses and stores every message, manages far less and cannot be the sink for 100,000).',
   );
   return { backend, measurements, comparisons: [], goals, notes };
