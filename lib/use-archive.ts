@@ -12,8 +12,9 @@ import {
   type ArchivePosition,
   type ArchiveSummary,
 } from './archive';
+import { useContext } from 'react';
 import { publicRest } from './supabase-public';
-import { usePublicQuery } from './use-public-query';
+import { PublicFallbackContext, usePublicQuery } from './use-public-query';
 import { queryKey, type QueryError } from './query';
 
 function positionKey(position: ArchivePosition) {
@@ -23,17 +24,29 @@ function positionKey(position: ArchivePosition) {
   });
 }
 
-/** One page of the archive; `position` null while the query string is not known yet. */
+const NEWEST: ArchivePosition = { kind: 'newest' };
+
+/** SWR key of the newest page of /archive/ (also filled at build time, lib/build/public-props.ts). */
+export const ARCHIVE_NEWEST_KEY = positionKey(NEWEST);
+
+/**
+ * One page of the archive; `position` null while the query string is not known yet (the exported
+ * HTML and hydration). Meanwhile the page is the newest one as the build read it, if it did, so the
+ * exported HTML lists the issues and hydration keeps them; nothing is read until the position is
+ * known, and a `?before=`/`?after=` page is then read as before.
+ */
 export function useArchivePage(position: ArchivePosition | null): {
   page: ArchivePage | undefined;
   error: QueryError | undefined;
   retry: () => void;
 } {
+  const fallback = useContext(PublicFallbackContext);
   const { data, error, mutate } = usePublicQuery(position ? positionKey(position) : null, () =>
     publicRest.rpc('archive_issues', archiveArgs(position!, ARCHIVE_PAGE_SIZE)),
   );
+  const rows = position ? data : (fallback[ARCHIVE_NEWEST_KEY] as ArchiveSummary[] | undefined);
   return {
-    page: data && position ? archivePage(position, data, ARCHIVE_PAGE_SIZE) : undefined,
+    page: rows ? archivePage(position ?? NEWEST, rows, ARCHIVE_PAGE_SIZE) : undefined,
     error,
     retry: () => void mutate(),
   };

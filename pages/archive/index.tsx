@@ -15,12 +15,14 @@ import { useArchivePage } from '../../lib/use-archive';
 import { usePublicSettings } from '../../lib/use-public-settings';
 import { useSearchParam } from '../../lib/use-search-params';
 import RetryButton from '../../components/public/RetryButton';
-import { identityStaticProps } from '../../lib/build/public-props';
+import { archiveStaticProps } from '../../lib/build/public-props';
 
 export default function ArchivePage() {
   const { site } = usePublicSettings();
   const before = useSearchParam('before');
   const after = useSearchParam('after');
+  // Until the query string is known (the exported HTML, hydration), the newest page as the build
+  // read it; then the page the URL asks for (`?before=`/`?after=` are read after hydration).
   const position = before.ready ? archivePosition(before.value, after.value) : null;
   const { page, error, retry } = useArchivePage(position);
   // After "Newer" or "Older", keyboard and screen-reader users start again at the page's heading.
@@ -47,9 +49,9 @@ export default function ArchivePage() {
         <p>{error.message}</p>
       </StatusPanel>
     );
-  } else if (!page || !position) {
+  } else if (!page) {
     content = <StatusPanel tone="loading" title="Loading the archive…" />;
-  } else if (page.issues.length === 0 && position.kind === 'newest') {
+  } else if (page.issues.length === 0 && (position?.kind ?? 'newest') === 'newest') {
     content = (
       <StatusPanel
         tone="info"
@@ -138,5 +140,6 @@ export default function ArchivePage() {
   );
 }
 
-// The site's identity in the exported HTML (read at build time; see lib/build/public-props.ts).
-export const getStaticProps = identityStaticProps;
+// The site's identity and the newest issues in the exported HTML (read at build time; see
+// lib/build/public-props.ts): the list is the page's largest element, painted before any script.
+export const getStaticProps = archiveStaticProps;

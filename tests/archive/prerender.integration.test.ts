@@ -166,6 +166,32 @@ describe('the build', () => {
   });
 });
 
+describe("the archive's newest page at build", () => {
+  it('is in the props under the key the page reads, as the browser then reads it', async () => {
+    const { archiveStaticProps } = await import('../../lib/build/public-props');
+    const { clearBuildCache } = await import('../../lib/build/fetch-public');
+    const { ARCHIVE_NEWEST_KEY } = await import('../../lib/use-archive');
+    const { archivePage, archiveArgs } = await import('../../lib/archive');
+    const { publicRest } = await import('../../lib/supabase-public');
+    clearBuildCache();
+    const { props } = await archiveStaticProps();
+    const rows = props.fallback[ARCHIVE_NEWEST_KEY] as Parameters<typeof archivePage>[1];
+    expect(props.fallback['public-settings']).toMatchObject({ site_name: expect.any(String) });
+    // Newest first: the issue published last (plain) before the one before it (spring).
+    const ids = rows.map((r) => r.id);
+    expect(ids).toEqual(expect.arrayContaining([spring.id, plain.id]));
+    expect(ids.indexOf(plain.id)).toBeLessThan(ids.indexOf(spring.id));
+    // The very rows the browser's first read answers, so hydration and revalidation change nothing.
+    const read = await publicRest.rpc('archive_issues', archiveArgs({ kind: 'newest' }));
+    expect(read.error).toBeNull();
+    expect(rows).toEqual(read.data);
+    expect(archivePage({ kind: 'newest' }, rows).issues[0]).toMatchObject({
+      subject: expect.any(String),
+      finished_at: expect.any(String),
+    });
+  });
+});
+
 describe('the feed function', () => {
   it('serves RSS and Atom live, pretty links only for what the deployed site pre-rendered', async () => {
     deployed = [spring.slug!];

@@ -140,3 +140,41 @@ export async function expectAccessible(page: Page, state: string): Promise<void>
   }
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/** A row of archive_issues(), as the build put it into /archive/'s props. */
+export interface BuiltArchiveRow {
+  id: string;
+  slug: string;
+  subject: string;
+  finished_at: string;
+}
+
+/**
+ * Makes the archive what the build read for /archive/ (its newest page, from the page's props):
+ * issues archived since then, by other specs or this one, are unarchived until `restore()`. By
+ * slug, since the build read its own emulator, whose ids were its own.
+ */
+export async function archiveAsBuilt(
+  page: Page,
+): Promise<{ built: BuiltArchiveRow[]; restore: () => Promise<void> }> {
+  const html = await (await page.request.get('/archive/')).text();
+  const json = /<script id="__NEXT_DATA__" type="application\/json">(.*?)<\/script>/s.exec(html);
+  const built = (
+    JSON.parse(json![1]!) as {
+      props: { pageProps: { fallback: Record<string, BuiltArchiveRow[] | undefined> } };
+    }
+  ).props.pageProps.fallback.archive;
+  expect(built, 'the build read the archive').toBeDefined();
+  const { rows } = await sql(
+    `update public.campaigns set archive = false
+     where archive and status = 'sent' and slug <> all($1::text[]) returning id`,
+    [built!.map((r) => r.slug)],
+  );
+  const hidden = (rows as { id: string }[]).map((r) => r.id);
+  return {
+    built: built!,
+    restore: async () => {
+      await sql(`update public.campaigns set archive = true where id = any($1::uuid[])`, [hidden]);
+    },
+  };
+}
