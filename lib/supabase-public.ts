@@ -1,8 +1,8 @@
 // The public pages' lean Supabase access: PostgREST reads with plain fetch (a few hundred bytes
 // instead of postgrest-js's ~5 KB gzip), as the anon role with the publishable key; edge function
 // calls are in lib/public-functions.ts, loaded only by what calls a function. No Auth and no
-// Realtime here: pages that show something live load lib/supabase.ts on demand (onBroadcast), so
-// only they ever download it.
+// Realtime here: pages that show something live load Realtime alone on demand (onBroadcast,
+// lib/public-realtime.ts), so only they ever download it.
 import type { Database } from './database.types';
 import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from './config';
 
@@ -121,16 +121,16 @@ export const publicRest = {
 
 /**
  * Calls `handler` on every `event` broadcast on the public `topic`; returns the unsubscribe. The
- * Realtime client comes with the full supabase-js client (lib/supabase.ts), loaded on demand as its
- * own chunk, so only pages that show something live ever download it.
+ * Realtime client (lib/public-realtime.ts, Realtime alone) is loaded on demand as its own chunk,
+ * so only pages that show something live ever download it.
  */
 export function onBroadcast(topic: string, event: string, handler: () => void): () => void {
   let stopped = false;
   let stop: (() => void) | undefined;
-  void import('./supabase').then(({ supabase }) => {
+  void import('./public-realtime').then(({ publicRealtime }) => {
     if (stopped) return;
-    const channel = supabase.channel(topic).on('broadcast', { event }, handler).subscribe();
-    stop = () => void supabase.removeChannel(channel);
+    const channel = publicRealtime.channel(topic).on('broadcast', { event }, handler).subscribe();
+    stop = () => void publicRealtime.removeChannel(channel);
   });
   return () => {
     stopped = true;

@@ -2,6 +2,7 @@
 // form with its list choice, validation, a real signup through the `subscribe` function (and its
 // confirmation email), keyboard use, and screenshots at two widths.
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { sql } from './browser-client';
 import { SUBSCRIBE_URL } from './helpers';
 import { E2E_SITE_URL } from './ports';
 import { linkIn, resetClientRateLimit, uniqueEmail, waitForMail } from './public-kit';
@@ -177,6 +178,49 @@ test.describe('home page', () => {
     await page.keyboard.press('Enter');
     expect((await request).postDataJSON()).toEqual({ email, lists: ['newsletter'] });
     await expect(page.getByRole('heading', { name: 'Check your inbox' })).toBeFocused();
+  });
+
+  test('the subscriber count updates live when a reader confirms (Realtime, not the 30 s poll)', async ({
+    page,
+  }) => {
+    const problems = watchConsole(page);
+    // The page joins the public topic with the lean Realtime client, loaded on demand.
+    const joined = new Promise<void>((resolve) =>
+      page.on('websocket', (ws) => {
+        if (!ws.url().includes('/realtime/v1')) return;
+        ws.on('framereceived', ({ payload }) => {
+          const text = String(payload);
+          if (text.includes('realtime:subscriber-count') && text.includes('phx_reply')) resolve();
+        });
+      }),
+    );
+    await page.goto('/');
+    const count = page.getByText(/^Join [\d,]+ readers?$/);
+    await expect(count).toBeVisible();
+    await joined;
+    const before = Number((await count.innerText()).replace(/\D/g, ''));
+    const { rows } = await sql(
+      `with reader as (
+         insert into public.subscribers (email) values ($1) returning id
+       )
+       insert into public.subscriptions (subscriber_id, list_id, status)
+       select reader.id, l.id, 'confirmed' from reader, public.lists l where l.slug = 'newsletter'
+       returning subscriber_id`,
+      [uniqueEmail('live-count')],
+    );
+    try {
+      // Well before the 30 s poll: the broadcast made the page read the count again.
+      await expect(page.getByText(`Join ${(before + 1).toLocaleString('en')} readers`)).toBeVisible(
+        {
+          timeout: 8_000,
+        },
+      );
+      expect(problems).toEqual([]);
+    } finally {
+      await sql(`delete from public.subscribers where id = $1`, [
+        (rows[0] as { subscriber_id: string }).subscriber_id,
+      ]);
+    }
   });
 
   test('answers unknown addresses with the 404 page', async ({ page }) => {
