@@ -1,10 +1,11 @@
-// Unit tests of the archive's cursor and page rules (lib/archive.ts).
+// Unit tests of the archive's cursor and page rules and its dates (lib/archive.ts).
 import { describe, expect, it } from 'vitest';
 import {
   archiveArgs,
   archivePage,
   archivePosition,
   formatCursor,
+  issueDate,
   parseCursor,
   type ArchiveSummary,
 } from './archive';
@@ -84,5 +85,25 @@ describe('archivePage', () => {
       newer: null,
       older: null,
     });
+  });
+});
+
+describe('issueDate', () => {
+  it('writes the date in UTC as Intl writes a long English date', () => {
+    const intl = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+    // Every month, the first and last days, and times whose local date is another day.
+    const dates = [
+      '2026-11-20T09:00:00+00:00',
+      '2026-11-20T23:30:00-05:00',
+      '2026-01-01T00:00:00.123456+00:00',
+      '2025-12-31T23:59:59.999999Z',
+      '2099-02-28 12:00:00+00',
+      ...Array.from(
+        { length: 12 },
+        (_, m) => `2024-${String(m + 1).padStart(2, '0')}-15T12:00:00Z`,
+      ),
+    ];
+    for (const iso of dates) expect(issueDate(iso), iso).toBe(intl.format(new Date(iso)));
+    expect(issueDate('2026-11-20T23:30:00-05:00')).toBe('November 21, 2026');
   });
 });

@@ -96,11 +96,29 @@ export function archivePage(
   };
 }
 
-// In UTC: the same date for every reader and in the exported HTML of pre-rendered issues (the
-// build's time zone is not the reader's, and a different date would not hydrate).
-const ISSUE_DATE = new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' });
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
-/** "November 22, 2026" for an issue's date. */
+/**
+ * "November 22, 2026" for an issue's date, as `Intl.DateTimeFormat('en', { dateStyle: 'long' })`
+ * writes it, in UTC: the same date for every reader and in the exported HTML of pre-rendered issues
+ * (the build's time zone is not the reader's, and a different date would not hydrate). Spelled out
+ * rather than formatted by Intl: building a DateTimeFormat is one of the costliest steps of a public
+ * page's first load on a phone (issue 22's TBT), and English month names do not change.
+ */
 export function issueDate(iso: string): string {
-  return ISSUE_DATE.format(new Date(iso));
+  const date = new Date(iso);
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}, ${date.getUTCFullYear()}`;
 }

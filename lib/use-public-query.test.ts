@@ -131,6 +131,39 @@ describe('usePublicQuery', () => {
     expect(seen[0]!.data).toBe('from the browser');
   });
 
+  it('renders nothing again when a read answers what the component already shows', async () => {
+    const key = freshKey();
+    const built = [{ id: 1, tags: new Set(['a']), name: 'Letters' }];
+    let answer: unknown = [{ id: 1, tags: new Set(['a']), name: 'Letters' }]; // equal, not the same
+    const fetcher = vi.fn(async () => ({ data: answer, error: null, status: 200 }));
+    const shown: unknown[] = [];
+    function Reader() {
+      shown.push(usePublicQuery(key, fetcher as () => Promise<SupabaseResult<unknown>>).data);
+      return null;
+    }
+    await act(async () => {
+      root.render(
+        createElement(
+          PublicFallbackContext.Provider,
+          { value: { [key]: built } },
+          createElement(Reader),
+        ),
+      );
+    });
+    await settle();
+    expect(fetcher).toHaveBeenCalledTimes(1);
+    expect(shown).toEqual([built]); // one render: the build's data, kept by reference
+    expect(shown[0]).toBe(built);
+    // A changed answer does render, and an equal one after it again does not.
+    answer = [{ id: 1, tags: new Set(['a', 'b']), name: 'Letters' }];
+    await act(async () => void (await mutatePublic(key)));
+    expect(shown).toHaveLength(2);
+    expect(shown[1]).toEqual(answer);
+    answer = [{ id: 1, tags: new Set(['b', 'a']), name: 'Letters' }];
+    await act(async () => void (await mutatePublic(key)));
+    expect(shown).toHaveLength(2);
+  });
+
   it('reads again when the tab comes back into view, at most every 5 s', async () => {
     const key = freshKey();
     const fetcher = vi.fn<Fetcher>(async () => ok('x'));

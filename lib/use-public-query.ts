@@ -24,6 +24,7 @@ export interface PublicQuery<T> {
   data: T | null | undefined;
   error: QueryError | undefined;
   isLoading: boolean;
+  /** A read is on its way (as of this render: starting a read renders nothing again). */
   isValidating: boolean;
   /** Reads again (no argument), or sets the data (`mutate(data, { revalidate: false })`). */
   mutate: (data?: T | null, options?: { revalidate?: boolean }) => Promise<T | null | undefined>;
@@ -61,25 +62,69 @@ function notify(entry: Entry): void {
   for (const listener of entry.listeners) listener();
 }
 
-/** Reads `key` again with its fetcher; joins a read already on its way. */
+/**
+ * Whether two answers are the same data: JSON-like values (what PostgREST answers) compared by
+ * content, Sets by their members, anything else by identity.
+ */
+export function sameData(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (a instanceof Set || b instanceof Set) {
+    return (
+      a instanceof Set && b instanceof Set && a.size === b.size && [...a].every((v) => b.has(v))
+    );
+  }
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return (
+      Array.isArray(a) &&
+      Array.isArray(b) &&
+      a.length === b.length &&
+      a.every((v, i) => sameData(v, b[i]))
+    );
+  }
+  if (
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  ) {
+    return false;
+  }
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every(
+      (k) =>
+        Object.prototype.hasOwnProperty.call(b, k) &&
+        sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
+    )
+  );
+}
+
+/**
+ * Reads `key` again with its fetcher; joins a read already on its way. Components render again only
+ * when what they show changed: an answer equal to the data shown keeps it (the same reference), as
+ * SWR does, so a page whose data did not change since the build does no work after hydration.
+ */
 function revalidate(key: string): Promise<unknown> {
   const entry = entryOf(key);
   const fetcher = entry.fetcher;
   if (!fetcher) return Promise.resolve(entry.data);
   entry.inFlight ??= (async () => {
+    let changed: boolean;
     try {
-      entry.data = unwrap(await fetcher());
+      const next = unwrap(await fetcher());
+      changed = Boolean(entry.error) || !('data' in entry) || !sameData(entry.data, next);
+      if (changed) entry.data = next;
       entry.error = undefined;
     } catch (error) {
+      changed = true;
       entry.error = toQueryError(error);
     } finally {
       entry.inFlight = undefined;
       entry.at = Date.now();
-      notify(entry);
     }
+    if (changed) notify(entry);
     return entry.data;
   })();
-  notify(entry);
   return entry.inFlight;
 }
 
@@ -143,6 +188,11 @@ export function usePublicQuery<T>(
     if (!key) return;
     const current = entryOf(key);
     current.listeners.add(rerender);
+    // The build's data is what the component shows: the cache starts from it, so an equal answer
+    // renders nothing again.
+    if (!('data' in current) && !current.error && fallback[key] !== undefined) {
+      current.data = fallback[key];
+    }
     const { revalidateOnFocus, revalidateOnReconnect, revalidateIfStale, refreshInterval } =
       settings.current;
     const known = 'data' in current || fallback[key] !== undefined;
