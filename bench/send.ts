@@ -106,7 +106,9 @@ async function withEmulator<T>(
 
 /**
  * A list of `count` confirmed subscribers (every other one named, as a real list is) and a draft
- * campaign of `body` to it. Workers compile body_md (issue 21).
+ * campaign of `body` to it. Workers compile body_md (issue 21). The names are "Reader <i>", so every
+ * named reader's first name is "Reader"; `BENCH_SEND_NAMES=distinct` makes them "Reader<i> Smith",
+ * a first name of their own, as a real list has (a personalised subject then differs per reader).
  */
 async function preparedCampaign(
   emu: RunningEmulator,
@@ -118,11 +120,12 @@ async function preparedCampaign(
   await emu.db.query(
     `with l as (insert into public.lists (slug, name, optin) values ($1, $1, 'single') returning id),
           s as (insert into public.subscribers (email, name)
-                select $2 || '-' || i || '@example.com', case when i % 2 = 0 then 'Reader ' || i end
+                select $2 || '-' || i || '@example.com', case when i % 2 = 0 then
+                  case when $4 then 'Reader' || i || ' Smith' else 'Reader ' || i end end
                 from generate_series(1, $3::int) i returning id)
      insert into public.subscriptions (subscriber_id, list_id, status)
      select s.id, l.id, 'confirmed' from s cross join l`,
-    [slug, tag, count],
+    [slug, tag, count, process.env.BENCH_SEND_NAMES === 'distinct'],
   );
   const { rows } = await emu.db.query<{ id: string }>(
     `insert into public.campaigns (name, subject, body_md) values ($1, $2, $3) returning id`,
@@ -474,7 +477,7 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
     `process-queue: ${workers} runs started at once after start_campaign_send queued the deliveries; each stops at 500 messages and starts the next run itself, and the emulator's pg_cron adds one every 10 s. ` +
       'Timed until the campaign is sent (every result recorded); every recipient checked to have got exactly one message at the sink.',
     `plain SMTP client: process-queue's own SMTP client (smtp-pool.ts over nodemailer's SMTPConnection, ${SMTP_CONNECTIONS} connections as its default pool, ${SMTP_CONNECTIONS * 2} messages in flight) and nothing else, ready-made messages of the campaign's average size, up to ${CAPACITY_MESSAGES.toLocaleString('en-US')} of them — the sink's capacity on this machine. (Until session 8 this was nodemailer's Mailer pool given the raw text, which composed each message again and reached only about a third of this rate: the ratios before then are against that lower figure.)`,
-    `Merge tags (issue 21): each size sends the plain newsletter and the same one with its subject and body full of Liquid tags (${TAGGED_BODY.body_md.split('{{').length - 1 + TAGGED_BODY.subject.split('{{').length - 1} of them: first name with a default, address, attribute with a default, site name) in ${pairs} interleaved pairs (${largePairs} above ${LARGE_SIZE.toLocaleString('en-US')} recipients), the order alternating pair by pair, each on fresh subscribers (every other one named) with the tables vacuumed and analysed first; the goal is the ratio of the median rates. The workers compile each campaign once and render only Liquid per message. ` +
+    `Merge tags (issue 21): each size sends the plain newsletter and the same one with its subject and body full of Liquid tags (${TAGGED_BODY.body_md.split('{{').length - 1 + TAGGED_BODY.subject.split('{{').length - 1} of them: first name with a default, address, attribute with a default, site name) in ${pairs} interleaved pairs (${largePairs} above ${LARGE_SIZE.toLocaleString('en-US')} recipients), the order alternating pair by pair, each on fresh subscribers (every other one named, ${process.env.BENCH_SEND_NAMES === 'distinct' ? 'each with a first name of their own' : 'all first names "Reader"'}) with the tables vacuumed and analysed first; the goal is the ratio of the median rates. The workers compile each campaign once and render only Liquid per message. ` +
       'CPU ms a message: user + system time of the process-queue Deno processes this benchmark started (/proc/<pid>/stat, found by their parent-pid chain) over the send, divided by the recipients; the median of each side.',
     'Sink: a minimal SMTP server in a worker thread of the benchmark process that accepts and discards (MailDev, which parses and stores every message, manages far less and cannot be the sink for 100,000).',
   );
