@@ -2,6 +2,7 @@
 // mailparser (what MailDev uses): every text survives quoted-printable exactly, no line is longer
 // than RFC 2045 allows, and the headers arrive as written.
 import { simpleParser } from 'mailparser';
+import nodemailer from 'nodemailer';
 import * as qp from 'nodemailer/lib/qp';
 import { describe, expect, it } from 'vitest';
 import {
@@ -10,6 +11,7 @@ import {
   mailDate,
   mimeMessage,
   quotedPrintable as encodeWith,
+  verbatimSubject,
 } from '../../supabase/functions/_shared/mail-mime';
 
 const quotedPrintable = (text: string) => encodeWith(qp, text);
@@ -158,5 +160,46 @@ describe('the message', () => {
     expect(isHeaderSafe('<https://example.com/?token=abc>')).toBe(true);
     expect(isHeaderSafe('Grüße')).toBe(false);
     expect(isHeaderSafe('a\r\nBcc: someone@example.com')).toBe(false);
+  });
+});
+
+describe('verbatimSubject', () => {
+  // What nodemailer itself writes for a subject, the header mail.ts otherwise takes from it.
+  const composer = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: '\r\n',
+  });
+  const nodemailerSubject = async (subject: string) => {
+    const info = await composer.sendMail({ from: 'news@example.com', subject, text: '' });
+    const head = String(info.message).split('\r\n\r\n')[0]!;
+    return head.split(/\r\n(?![ \t])/).find((line) => /^subject:/i.test(line)) ?? null;
+  };
+
+  it('writes exactly what nodemailer writes, or declines', async () => {
+    const subjects = [
+      'Weekly news for Ada',
+      'Weekly news for you',
+      'a'.repeat(66),
+      'a'.repeat(67),
+      'Long words: ' + 'x'.repeat(70),
+      'Spaces at the end  ',
+      '  leading',
+      'Quote "this"',
+      'Zoë',
+      'Encoded =?utf-8?Q?x?=',
+      'Tab\there',
+      '',
+      '   ',
+      '100% {off} <now> & [then] ~!',
+    ];
+    for (const subject of subjects) {
+      const line = verbatimSubject(subject);
+      if (line !== null) expect(line).toBe(await nodemailerSubject(subject));
+    }
+    expect(verbatimSubject('Weekly news for Ada')).toBe('Subject: Weekly news for Ada');
+    // Declined: what nodemailer encodes, folds or drops.
+    for (const subject of ['Zoë', 'Quote "this"', '=?x', 'a'.repeat(67), '', '  ', 'Tab\there'])
+      expect(verbatimSubject(subject)).toBeNull();
   });
 });

@@ -10,6 +10,21 @@ export function isHeaderSafe(value: string): boolean {
 }
 
 /**
+ * `Subject: …` exactly as nodemailer writes it when it writes the value unchanged: printable ASCII
+ * without `"` (which it encodes) or `=?` (an encoded word's start), not blank (it drops the
+ * header), and a line shorter than 76 characters (it folds longer ones). Otherwise null.
+ */
+export function verbatimSubject(subject: string): string | null {
+  const line = `Subject: ${subject}`;
+  return /^[\x20\x21\x23-\x7e]*$/.test(subject) &&
+    subject.trim() !== '' &&
+    !subject.includes('=?') &&
+    line.length < 76
+    ? line
+    : null;
+}
+
+/**
  * `Name: value`, folded at the `, ` between list items (List-Unsubscribe's URLs) when the line is
  * longer than 78 characters; an item itself is never broken (a URL has nowhere to fold), which
  * RFC 5322 allows up to 998 characters a line.

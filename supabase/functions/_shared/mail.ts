@@ -7,6 +7,7 @@ import {
   isHeaderSafe,
   mailDate,
   mimeMessage,
+  verbatimSubject,
   type Composer,
   type FinishedMessage,
   type OutgoingMail,
@@ -98,13 +99,19 @@ function smtpTransport(): Transport {
       extra.some(([name, value]) => !/^[A-Za-z0-9-]+$/.test(name) || !isHeaderSafe(value))
     )
       return null;
-    const head = await senderHead(mail);
+    // A personalised subject (`{{ subscriber.first_name }}`) differs from reader to reader: composing
+    // it with nodemailer per message costs about as much as the rest of the message. A subject that
+    // nodemailer would write unchanged on one line is written here; only the others are composed
+    // (and kept, per distinct subject).
+    const subjectLine = verbatimSubject(mail.subject);
+    const head = await senderHead(subjectLine ? { ...mail, subject: '' } : mail);
     if (!head.envelopeFrom || !isHeaderSafe(head.envelopeFrom)) return null;
     const domain = head.envelopeFrom.split('@').pop() || 'localhost';
     const messageId = mail.messageId ?? `<${crypto.randomUUID()}@${domain}>`;
     const headers = [
       ...extra.map(([name, value]) => headerLine(name, value)),
       ...head.lines,
+      ...(subjectLine ? [subjectLine] : []),
       `To: ${mail.to}`,
       `Message-ID: ${messageId}`,
       `Date: ${mailDate(new Date())}`,
