@@ -5,7 +5,7 @@
 // says so and offers Try again instead of a form that can only fail; with no public list there is
 // no form at all, only "Signups are not open yet."
 import { Users } from '../components/public/icons';
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense } from 'react';
 import Logo from '../components/Logo';
 import SignupForm from '../components/SignupForm';
 import SiteLayout from '../components/SiteLayout';
@@ -23,17 +23,6 @@ import { publicFallback, type PublicPageProps } from '../lib/build/public-props'
 // Only after a failed read, which the exported HTML never shows: loaded then.
 const PageError = lazy(() => import('../components/public/PageError'));
 
-// The form and the latest issues are Suspense boundaries, so React hydrates the hero first and each
-// of them after it in tasks of their own instead of the whole page in one long task (a phone's
-// Total Blocking Time, issue 22); a visitor typing into the form before then gets it hydrated at
-// once. Their elements keep their identity while what they show is unchanged, so the re-render
-// after hydration (the query string becomes known) does not force them to hydrate early.
-const LATEST_ISSUES = (
-  <Suspense fallback={null}>
-    <LatestIssues />
-  </Suspense>
-);
-
 export default function Home() {
   const settings = usePublicSettings();
   const { site } = settings;
@@ -44,36 +33,6 @@ export default function Home() {
   const list = useSearchParam('list');
   const count = useSubscriberCount(site.showSubscriberCount);
   const referred = Boolean(ref.value);
-
-  const notOpen = lists !== undefined && lists.length === 0;
-  const initialList = list.value;
-  const referral = ref.value;
-  const signup = useMemo(
-    () => (
-      <Suspense fallback={null}>
-        <section className={styles.card} aria-labelledby="signup-heading">
-          <h2 id="signup-heading" className={styles.cardTitle}>
-            Get the newsletter
-          </h2>
-          {notOpen ? (
-            <p className={styles.notOpen} role="status">
-              {MESSAGES.not_open} Come back soon.
-            </p>
-          ) : (
-            <>
-              {referred && (
-                <p className={styles.referred}>A friend invited you. Sign up below to join them.</p>
-              )}
-              {/* A referral's list (`?list=`, known after hydration) is checked as soon as it is
-                  known: the form derives its boxes from it until the visitor touches one. */}
-              <SignupForm lists={lists} initialList={initialList} referral={referral} />
-            </>
-          )}
-        </section>
-      </Suspense>
-    ),
-    [notOpen, referred, lists, initialList, referral],
-  );
 
   const failed = settings.error ?? publicLists.error;
   if (failed) {
@@ -90,6 +49,8 @@ export default function Home() {
       </SiteLayout>
     );
   }
+
+  const notOpen = lists !== undefined && lists.length === 0;
 
   return (
     <SiteLayout header={false}>
@@ -117,8 +78,26 @@ export default function Home() {
           <span className={styles.placeholderLine} />
         </div>
       )}
-      {signup}
-      {LATEST_ISSUES}
+      <section className={styles.card} aria-labelledby="signup-heading">
+        <h2 id="signup-heading" className={styles.cardTitle}>
+          Get the newsletter
+        </h2>
+        {notOpen ? (
+          <p className={styles.notOpen} role="status">
+            {MESSAGES.not_open} Come back soon.
+          </p>
+        ) : (
+          <>
+            {referred && (
+              <p className={styles.referred}>A friend invited you. Sign up below to join them.</p>
+            )}
+            {/* A referral's list (`?list=`, known after hydration) is checked as soon as it is
+                known: the form derives its boxes from it until the visitor touches one. */}
+            <SignupForm lists={lists} initialList={list.value} referral={ref.value} />
+          </>
+        )}
+      </section>
+      <LatestIssues />
     </SiteLayout>
   );
 }
