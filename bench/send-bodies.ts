@@ -26,7 +26,8 @@ export const PLAIN_BODY: CampaignBody = {
     { length: SECTIONS },
     (_, i) =>
       `## Section ${i + 1}, Reader\n\n` +
-      `This week we shipped **things** for send-000000-5000@example.com worth reading about: ` +
+      // `&#64;`: a written-out address would be autolinked by Markdown, a tag's value is not.
+      `This week we shipped **things** for send-000000-5000&#64;example.com worth reading about: ` +
       `[the full story](https://example.com/post/${i}), plus notes from the ` +
       `team at The Postbox Letter.`,
   ).join('\n\n'),
