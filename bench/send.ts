@@ -300,7 +300,7 @@ export async function runSendBench(options: SendOptions): Promise<BenchResult> {
   const rateSeconds = options.rateSeconds ?? Number(process.env.BENCH_SEND_RATE_SECONDS ?? 30);
   const workers = options.workers ?? Number(process.env.BENCH_SEND_WORKERS ?? 4);
   const pairs = options.pairs ?? Number(process.env.BENCH_SEND_PAIRS ?? 3);
-  const largePairs = options.largePairs ?? Number(process.env.BENCH_SEND_LARGE_PAIRS ?? 1);
+  const largePairs = options.largePairs ?? Number(process.env.BENCH_SEND_LARGE_PAIRS ?? 3);
   const measurements: Measurement[] = [];
   const goals: GoalResult[] = [];
   const notes: string[] = [];
