@@ -184,21 +184,13 @@ export async function mailFor(emu: RunningEmulator, address: string): Promise<Ca
 }
 
 /** Waits (up to `timeoutMs`) until `address` has at least `count` messages, and returns them. */
-export async function waitForMail(
+export function waitForMail(
   emu: RunningEmulator,
   address: string,
   count = 1,
   timeoutMs = 15_000,
 ): Promise<CaughtMail[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const mails = await mailFor(emu, address);
-    if (mails.length >= count) return mails;
-    if (Date.now() > deadline) {
-      throw new Error(`expected ${count} mail(s) for ${address}, got ${mails.length}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitForMailWhere(emu, address, () => true, count, timeoutMs);
 }
 
 /**
