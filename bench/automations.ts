@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
-import { sendCampaign } from './send.js';
+import { sendCampaign } from './send-campaign.js';
 import { PLAIN_BODY } from './send-bodies.js';
 import { startSink, type SmtpSink } from './smtp-sink.js';
 import { summarize } from './stats.js';
