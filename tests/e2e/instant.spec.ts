@@ -3,6 +3,8 @@
 // while their data loads (a layout-shift PerformanceObserver in Chromium, at desktop and phone width).
 // Needs out/ built by `scripts/build-site.ts --emulator` (npm test does).
 import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
   KNOWN_GAPS_KB,
@@ -41,6 +43,16 @@ test('the exported HTML of / names the site before any script runs; public JS wi
   const embed = pages.find((p) => p.route === '/embed/')!;
   expect(embed.scripts).toEqual(['(inline script 1)']);
   expect(budgetProblems(pages)).toEqual([]);
+});
+
+test('every exported page has its content in place, without a script to reveal it', () => {
+  // React's server renderer moves a large Suspense boundary's content into a hidden element that
+  // an inline script ($RC) puts in place: nothing would show without JavaScript (the no-JS form,
+  // the embed's message, a long issue). pages/_app.tsx hydrates in slices with Activity instead.
+  const outlined = readdirSync('out', { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.html'))
+    .filter((file) => /<div hidden id="S:|\$RC\b/.test(readFileSync(join('out', file), 'utf8')));
+  expect(outlined).toEqual([]);
 });
 
 test('no layout shift while /, the public pages and an issue load', async ({ page }) => {
