@@ -126,9 +126,22 @@ describe('usePublicQuery', () => {
     const seen = await mount(key, fetcher, { fallback: { [key]: 'from the build' } });
     expect(seen[0]!.data).toBe('from the build');
     expect(seen[0]!.isLoading).toBe(false);
-    expect(fetcher).toHaveBeenCalledTimes(1); // revalidated on mount
+    // Read again once the browser is idle (jsdom has no requestIdleCallback: shortly after), not in
+    // hydration's effects.
+    expect(fetcher).not.toHaveBeenCalled();
+    await advance(50);
+    expect(fetcher).toHaveBeenCalledTimes(1);
     await act(async () => resolve(ok('from the browser')));
     expect(seen[0]!.data).toBe('from the browser');
+  });
+
+  it('does not read the build’s data again when the page is left before the browser was idle', async () => {
+    const key = freshKey();
+    const fetcher = vi.fn<Fetcher>(async () => ok('from the browser'));
+    await mount(key, fetcher, { fallback: { [key]: 'from the build' } });
+    await act(async () => root.render(null));
+    await advance(1000);
+    expect(fetcher).not.toHaveBeenCalled();
   });
 
   it('renders nothing again when a read answers what the component already shows', async () => {
@@ -150,7 +163,7 @@ describe('usePublicQuery', () => {
         ),
       );
     });
-    await settle();
+    await advance(50); // the read again once idle
     expect(fetcher).toHaveBeenCalledTimes(1);
     expect(shown).toEqual([built]); // one render: the build's data, kept by reference
     expect(shown[0]).toBe(built);

@@ -1,11 +1,13 @@
 // The public pages' data hook: the part of SWR they use, in about 1 KB of gzip instead of SWR's
 // ~5.6 KB (issue 22's first-load budgets). One cache entry per key shared by every component, the
 // build's data as fallback (PublicFallback in pages/_app.tsx), one request at a time per key,
-// revalidation on mount, focus, reconnect and an optional interval, retries after a failure with
-// SWR's back-off, and mutate. The team's pages keep SWR (lib/use-query.ts); keys, errors (a thrown
-// QueryError, never `undefined` data that looks like "empty") and options mean the same here.
+// revalidation on mount (once the browser is idle when the build's data is already shown), focus,
+// reconnect and an optional interval, retries after a failure with SWR's back-off, and mutate.
+// The team's pages keep SWR (lib/use-query.ts); keys, errors (a thrown QueryError, never
+// `undefined` data that looks like "empty") and options mean the same here.
 import { createContext, useCallback, useContext, useEffect, useReducer, useRef } from 'react';
 import { toQueryError, unwrap, type QueryError, type SupabaseResult } from './query';
+import { whenIdle } from './when-idle';
 
 export interface PublicQueryConfig {
   /** Read again when the tab comes back into view (default true, at most every 5 s). */
@@ -197,7 +199,13 @@ export function usePublicQuery<T>(
       settings.current;
     const known = 'data' in current || fallback[key] !== undefined;
     const fresh = !current.error && Date.now() - current.at < DEDUPE_MS;
-    if (!(known && (revalidateIfStale === false || fresh))) void revalidate(key);
+    // Nothing shown yet: read now. Data shown (the build's, usually): read again once the browser
+    // is idle, so hydration's effects stay a short task (lib/when-idle.ts).
+    let cancelIdle: (() => void) | undefined;
+    if (!known) void revalidate(key);
+    else if (revalidateIfStale !== false && !fresh) {
+      cancelIdle = whenIdle(() => void revalidate(key));
+    }
     listen();
     if (revalidateOnFocus !== false) count(onFocus, key, 1);
     if (revalidateOnReconnect !== false) count(onReconnect, key, 1);
@@ -207,6 +215,7 @@ export function usePublicQuery<T>(
         }, refreshInterval)
       : undefined;
     return () => {
+      cancelIdle?.();
       current.listeners.delete(rerender);
       if (revalidateOnFocus !== false) count(onFocus, key, -1);
       if (revalidateOnReconnect !== false) count(onReconnect, key, -1);
