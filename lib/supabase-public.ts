@@ -5,6 +5,8 @@
 // lib/public-realtime.ts), so only they ever download it.
 import type { Database } from './database.types';
 import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from './config';
+import { takeEarlyRead } from './early-read';
+import { whenIdle } from './when-idle';
 
 type PublicFunctions = Database['public']['Functions'];
 type Args<F extends keyof PublicFunctions> = PublicFunctions[F]['Args'] extends never
@@ -38,14 +40,20 @@ function restError(message: string, code = '', details: string | null = null) {
  * One PostgREST request. `one` reads a single row as postgrest-js's maybeSingle() does: no row is
  * `null`, more than one is PGRST116 (406).
  */
-async function rest<T>(path: string, init: RequestInit, one: boolean): Promise<RestResult<T>> {
+async function rest<T>(
+  path: string,
+  init: RequestInit,
+  one: boolean,
+  early?: Promise<Response>,
+): Promise<RestResult<T>> {
   let res: Response;
   let text: string;
   try {
-    res = await fetch(`${SUPABASE_URL}/rest/v1/${path}`, {
-      ...init,
-      headers: { ...anonHeaders(), Accept: 'application/json', ...init.headers },
-    });
+    res = await (early ??
+      fetch(`${SUPABASE_URL}/rest/v1/${path}`, {
+        ...init,
+        headers: { ...anonHeaders(), Accept: 'application/json', ...init.headers },
+      }));
     text = await res.text();
   } catch (error) {
     // As postgrest-js reports it: "TypeError: Failed to fetch", status 0.
@@ -82,16 +90,17 @@ async function rest<T>(path: string, init: RequestInit, one: boolean): Promise<R
   return { data: body as T, error: null, status: res.status };
 }
 
+/** What a function call sends besides its body (lib/early-read.ts sends the same). */
+export function rpcHeaders(): Record<string, string> {
+  return { ...anonHeaders(), Accept: 'application/json', 'Content-Type': 'application/json' };
+}
+
 function callRpc<T>(fn: string, args: object | undefined, one: boolean): Promise<RestResult<T>> {
-  return rest<T>(
-    `rpc/${fn}`,
-    {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(args ?? {}),
-    },
-    one,
-  );
+  const path = `rpc/${fn}`;
+  const body = JSON.stringify(args ?? {});
+  // The page's HTML may have started this very request already (lib/early-read.ts).
+  const early = takeEarlyRead(path, body);
+  return rest<T>(path, { method: 'POST', headers: rpcHeaders(), body }, one, early);
 }
 
 export const publicRest = {
@@ -127,13 +136,23 @@ export const publicRest = {
 export function onBroadcast(topic: string, event: string, handler: () => void): () => void {
   let stopped = false;
   let stop: (() => void) | undefined;
-  void import('./public-realtime').then(({ publicRealtime }) => {
-    if (stopped) return;
-    const channel = publicRealtime.channel(topic).on('broadcast', { event }, handler).subscribe();
-    stop = () => void publicRealtime.removeChannel(channel);
+  // Nothing live is urgent next to the page itself: Realtime's code is loaded once the browser is
+  // idle, and the channel joined in a second idle task, so neither lengthens hydration's work.
+  let cancel = whenIdle(() => {
+    void import('./public-realtime').then(({ publicRealtime }) => {
+      if (stopped) return;
+      cancel = whenIdle(() => {
+        const channel = publicRealtime
+          .channel(topic)
+          .on('broadcast', { event }, handler)
+          .subscribe();
+        stop = () => void publicRealtime.removeChannel(channel);
+      });
+    });
   });
   return () => {
     stopped = true;
+    cancel();
     stop?.();
   };
 }

@@ -13,6 +13,12 @@ import { usePublicSettings } from '../../../lib/use-public-settings';
 import { useSearchParam } from '../../../lib/use-search-params';
 import RetryButton from '../../../components/public/RetryButton';
 import { identityStaticProps } from '../../../lib/build/public-props';
+import { earlyRpcScript } from '../../../lib/early-read';
+import { rpcHeaders } from '../../../lib/supabase-public';
+
+// The exported HTML asks for the issue itself, before the scripts below have downloaded: the read
+// useArchiveIssue() makes then takes that response (lib/early-read.ts).
+const EARLY_READ = earlyRpcScript('archive_issue', 'slug', 'p_slug', rpcHeaders());
 
 export default function IssuePage() {
   const { site } = usePublicSettings();
@@ -46,10 +52,13 @@ export default function IssuePage() {
   }
 
   return (
-    <SiteLayout title={title}>
-      <FeedLinks siteName={site.name} />
-      {content}
-    </SiteLayout>
+    <>
+      <script dangerouslySetInnerHTML={{ __html: EARLY_READ }} />
+      <SiteLayout title={title}>
+        <FeedLinks siteName={site.name} />
+        {content}
+      </SiteLayout>
+    </>
   );
 }
 
