@@ -28,6 +28,14 @@ test('the exported HTML of / names the site before any script runs; public JS wi
   expect(html).toMatch(new RegExp(`<h1[^>]*>${SITE_NAME}</h1>`));
   expect(html).toMatch(new RegExp(`<title[^>]*>${SITE_NAME}</title>`));
   expect(html).toMatch(/<input[^>]*type="email"/);
+  // Its critical CSS is inline and no stylesheet blocks the first paint (lib/build/critical-css.ts);
+  // only the <noscript> fallback links them the blocking way.
+  expect(html).toMatch(/<style>[^<]*\.Home_title__/);
+  const stylesheets = html
+    .replace(/<noscript>.*?<\/noscript>/gs, '')
+    .match(/<link[^>]*stylesheet[^>]*>/g);
+  expect(stylesheets?.length).toBeGreaterThan(0);
+  for (const link of stylesheets!) expect(link).toContain('media="print"');
   for (const path of ['/embed/', '/unsubscribe/', '/subscribe/thanks/']) {
     expect(await (await request.get(path)).text(), path).toContain(SITE_NAME);
   }
