@@ -5,6 +5,7 @@
 // reconnect and an optional interval, retries after a failure with SWR's back-off, and mutate.
 // The team's pages keep SWR (lib/use-query.ts); keys, errors (a thrown QueryError, never
 // `undefined` data that looks like "empty") and options mean the same here.
+import { dequal } from 'dequal';
 import { createContext, useCallback, useContext, useEffect, useReducer, useRef } from 'react';
 import { toQueryError, unwrap, type QueryError, type SupabaseResult } from './query';
 import { whenIdle } from './when-idle';
@@ -65,46 +66,10 @@ function notify(entry: Entry): void {
 }
 
 /**
- * Whether two answers are the same data: JSON-like values (what PostgREST answers) compared by
- * content, Sets by their members, anything else by identity.
- */
-export function sameData(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (a instanceof Set || b instanceof Set) {
-    return (
-      a instanceof Set && b instanceof Set && a.size === b.size && [...a].every((v) => b.has(v))
-    );
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return (
-      Array.isArray(a) &&
-      Array.isArray(b) &&
-      a.length === b.length &&
-      a.every((v, i) => sameData(v, b[i]))
-    );
-  }
-  if (
-    Object.getPrototypeOf(a) !== Object.prototype ||
-    Object.getPrototypeOf(b) !== Object.prototype
-  ) {
-    return false;
-  }
-  const keys = Object.keys(a);
-  return (
-    keys.length === Object.keys(b).length &&
-    keys.every(
-      (k) =>
-        Object.prototype.hasOwnProperty.call(b, k) &&
-        sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-    )
-  );
-}
-
-/**
  * Reads `key` again with its fetcher; joins a read already on its way. Components render again only
- * when what they show changed: an answer equal to the data shown keeps it (the same reference), as
- * SWR does, so a page whose data did not change since the build does no work after hydration.
+ * when what they show changed: an answer equal to the data shown (by content, with dequal, as SWR
+ * compares) keeps it, the same reference, so a page whose data did not change since the build does
+ * no work after hydration.
  */
 function revalidate(key: string): Promise<unknown> {
   const entry = entryOf(key);
@@ -114,7 +79,7 @@ function revalidate(key: string): Promise<unknown> {
     let changed: boolean;
     try {
       const next = unwrap(await fetcher());
-      changed = Boolean(entry.error) || !('data' in entry) || !sameData(entry.data, next);
+      changed = Boolean(entry.error) || !('data' in entry) || !dequal(entry.data, next);
       if (changed) entry.data = next;
       entry.error = undefined;
     } catch (error) {
