@@ -191,3 +191,24 @@ describe('syntax errors and limits', () => {
     expect(big.message).toBe('Body: the rendered email is larger than 1 MB');
   });
 });
+
+describe('the plain-text part', () => {
+  it('underlines a heading with a merge tag as long as it is once filled in', () => {
+    const out = render(
+      '# Hello {{ subscriber.first_name | default: "dear reader" }}\n\nText.\n\n## Plain heading',
+      ada,
+    );
+    expect(out.text).toContain('Hello Ada\n=========\n\nText.');
+    expect(out.text).toContain('Plain heading\n=============');
+    const nobody = render('# Hello {{ subscriber.first_name | default: "dear reader" }}', null);
+    expect(nobody.text).toMatch(/^Hello dear reader\n={17}$/m);
+    expect(nobody.text).not.toContain('\uE000');
+  });
+
+  it('draws no underline under a heading that renders empty', () => {
+    const out = render('# {{ subscriber.attributes.missing }}\n\nText.', ada);
+    expect(out.text).not.toMatch(/^=+$/m);
+    expect(out.text).not.toContain('\uE000');
+    expect(out.text).toMatch(/^Text\.$/m);
+  });
+});

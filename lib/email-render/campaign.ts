@@ -16,7 +16,12 @@ import {
   TemplateError,
   type TokenizerClass,
 } from './liquid-source.ts';
-import { markdownText, type TextDeps } from './markdown-text.ts';
+import {
+  markdownText,
+  underlineHeadings,
+  UNDERLINE_AFTER_FILL,
+  type TextDeps,
+} from './markdown-text.ts';
 import {
   createLiquid,
   MAX_MESSAGE_BYTES,
@@ -65,6 +70,8 @@ export interface CompiledCampaign {
   usesWaitlist: boolean;
   /** A link or image address starts with a tag: its scheme is checked after each render. */
   checkUrls: boolean;
+  /** A heading holds a tag: its plain-text underline is drawn after each render. */
+  underlineAfterFill: boolean;
   bodyLineAt(offset: number): number;
   html: LiquidEngine;
   text: LiquidEngine;
@@ -128,7 +135,7 @@ export function compileCampaign(
   const bodyHtml = parseRestored('body', restoredHtml, (t) => html.parse(t));
   const restoredArchive = guarded.restore(sanitized, { unwrapParagraphs: true });
   const archiveHtml = parseRestored('body', restoredArchive, (t) => html.parse(t));
-  const textDeps = { ...deps, isTagUrl: guarded.startsWithTag };
+  const textDeps = { ...deps, isTagUrl: guarded.startsWithTag, hasTag: guarded.containsTag };
   const restoredText = guarded.restore(markdownText(textDeps, guarded.text));
   const bodyText = parseRestored('body', restoredText, (t) => text.parse(t));
   const withFast = (liquid: unknown[], template: string, isHtml: boolean): Template => ({
@@ -153,6 +160,7 @@ export function compileCampaign(
     unknown: [...unknown],
     usesWaitlist: roots.has('waitlist'),
     checkUrls: restoredHtml.tagStartsUrl,
+    underlineAfterFill: restoredText.template.includes(UNDERLINE_AFTER_FILL),
     bodyLineAt: restoredHtml.lineAt,
     html,
     text,
@@ -213,10 +221,10 @@ export function renderCampaign(
   try {
     preheader = oneLine(render(text, compiled.preheader, full));
     bodyHtml = render(html, compiled.bodyHtml, full);
+    bodyText = render(text, compiled.bodyText, full);
+    if (compiled.underlineAfterFill) bodyText = underlineHeadings(bodyText);
     // Control tags on lines of their own leave blank lines behind: at most one between blocks.
-    bodyText = render(text, compiled.bodyText, full)
-      .replace(/\n{3,}/g, '\n\n')
-      .trim();
+    bodyText = bodyText.replace(/\n{3,}/g, '\n\n').trim();
   } catch (error) {
     const offset = (error as { token?: { begin?: number } }).token?.begin;
     const line = typeof offset === 'number' ? compiled.bodyLineAt(offset) : 1;

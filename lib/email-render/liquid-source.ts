@@ -77,6 +77,8 @@ export interface ProtectedSource {
   restore(rendered: string, options?: { unwrapParagraphs?: boolean }): RestoredTemplate;
   /** True when `text` (or a URL in it) starts with a tag's word. */
   startsWithTag(text: string): boolean;
+  /** True when `text` holds a tag's word anywhere. */
+  containsTag(text: string): boolean;
   tagCount: number;
 }
 
@@ -123,6 +125,7 @@ export function protectLiquid(
     text,
     tagCount: tags.length,
     startsWithTag: (value) => value.trimStart().startsWith(prefix),
+    containsTag: (value) => value.includes(prefix),
     restore(rendered, options = {}) {
       let input = rendered;
       // `{% if %}` alone between blank lines is a paragraph of its own: no empty <p> around it.

@@ -25,6 +25,23 @@ export interface TextDeps {
   ): string;
   /** A link whose address is a merge tag (`{{ web_url }}`): kept, it becomes a URL when rendered. */
   isTagUrl(href: string): boolean;
+  /** Text that holds a merge tag: its length is known only once the tag is filled in. */
+  hasTag?(text: string): boolean;
+}
+
+/**
+ * The line under a heading whose text holds a merge tag: `underlineHeadings` replaces it, after the
+ * tags are filled in, with as many `=` as the heading then has characters. Private-use characters,
+ * so no Markdown or merge tag value makes it.
+ */
+export const UNDERLINE_AFTER_FILL = '\uE000underline\uE000';
+const UNDERLINE_LINE = new RegExp(`^(.*)\n${UNDERLINE_AFTER_FILL}$`, 'gm');
+
+/** Underlines the headings marked UNDERLINE_AFTER_FILL in a rendered text part. */
+export function underlineHeadings(text: string): string {
+  return text.replace(UNDERLINE_LINE, (_, heading: string) =>
+    heading.trim() ? `${heading}\n${'='.repeat(heading.length)}` : heading,
+  );
 }
 
 const ENTITIES: Record<string, string> = {
@@ -94,9 +111,8 @@ function blockText(deps: TextDeps, tokens: Token[], indent = ''): string[] {
         break;
       case 'heading': {
         const text = inlineText(deps, (token as HeadingToken).tokens);
-        blocks.push(
-          (token as HeadingToken).depth <= 2 ? `${text}\n${'='.repeat(text.length)}` : text,
-        );
+        const underline = deps.hasTag?.(text) ? UNDERLINE_AFTER_FILL : '='.repeat(text.length);
+        blocks.push((token as HeadingToken).depth <= 2 ? `${text}\n${underline}` : text);
         break;
       }
       case 'paragraph':
