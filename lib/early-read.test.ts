@@ -1,9 +1,15 @@
 // @vitest-environment jsdom
 // The issue page's early read (lib/early-read.ts): the inline script sends exactly the request
-// publicRest.rpcOne() sends, and that call then takes its response instead of fetching, once.
+// publicRest.rpcOne() sends, and the page's read (useArchiveIssue) takes its response instead of
+// fetching, once.
+import { act, createElement } from 'react';
+import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { earlyRpcScript, takeEarlyRead } from './early-read';
+import { earlyRpcScript, takeEarlyRpc } from './early-read';
 import { publicRest, rpcHeaders } from './supabase-public';
+import { useArchiveIssue } from './use-archive-issue';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const script = earlyRpcScript('archive_issue', 'slug', 'p_slug', rpcHeaders());
 const issue = { slug: 'spring-notes', subject: 'Spring notes' };
@@ -12,6 +18,23 @@ function stubFetch() {
   const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json([issue]));
   vi.stubGlobal('fetch', fetch);
   return fetch;
+}
+
+/** What useArchiveIssue(slug) shows once its read has settled. */
+async function readIssue(slug: string) {
+  let shown: ReturnType<typeof useArchiveIssue> | undefined;
+  function Reader() {
+    shown = useArchiveIssue(slug);
+    return null;
+  }
+  const container = document.createElement('div');
+  const root = createRoot(container);
+  await act(async () => root.render(createElement(Reader)));
+  await act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+  await act(async () => root.unmount());
+  return shown!;
 }
 
 afterEach(() => {
@@ -26,24 +49,26 @@ describe('early reads', () => {
     new Function(script)();
     expect(fetch).toHaveBeenCalledTimes(1);
 
-    const first = await publicRest.rpcOne('archive_issue', { p_slug: 'spring-notes' });
-    expect(first).toEqual({ data: issue, error: null, status: 200 });
+    const shown = await readIssue('spring-notes');
+    expect(shown.issue).toEqual(issue);
     expect(fetch).toHaveBeenCalledTimes(1); // taken, not fetched
 
-    // A retry reads again, with the very same request the script sent.
+    // A later read fetches again, with the very same request the script sent.
     await publicRest.rpcOne('archive_issue', { p_slug: 'spring-notes' });
     expect(fetch).toHaveBeenCalledTimes(2);
     const [early, page] = fetch.mock.calls;
     expect(early).toEqual(page);
+    expect(takeEarlyRpc('archive_issue', { p_slug: 'spring-notes' })).toBeUndefined();
   });
 
   it('is not taken by another request', async () => {
     history.replaceState(null, '', '/archive/issue/?slug=spring-notes');
     const fetch = stubFetch();
     new Function(script)();
-    await publicRest.rpcOne('archive_issue', { p_slug: 'other-notes' });
-    expect(fetch).toHaveBeenCalledTimes(2);
-    expect(takeEarlyRead('rpc/archive_issue', '{"p_slug":"spring-notes"}')).toBeInstanceOf(Promise);
+    expect(takeEarlyRpc('archive_issue', { p_slug: 'other-notes' })).toBeUndefined();
+    expect(takeEarlyRpc('archive_issues', { p_slug: 'spring-notes' })).toBeUndefined();
+    expect(takeEarlyRpc('archive_issue', { p_slug: 'spring-notes' })).toBeInstanceOf(Promise);
+    expect(fetch).toHaveBeenCalledTimes(1);
   });
 
   it('sends nothing without the parameter, and a failed read reaches the page as a failure', async () => {
@@ -58,7 +83,12 @@ describe('early reads', () => {
       vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
     );
     new Function(script)();
-    const result = await publicRest.rpcOne('archive_issue', { p_slug: 'spring-notes' });
+    const args = { p_slug: 'spring-notes' };
+    const result = await publicRest.rpcOne(
+      'archive_issue',
+      args,
+      takeEarlyRpc('archive_issue', args),
+    );
     expect(result.status).toBe(0);
     expect(result.error?.message).toBe('TypeError: Failed to fetch');
   });

@@ -3,9 +3,11 @@
 // `/archive/issue/?slug=`) would otherwise wait for ~120 KB of JavaScript, hydration and an effect
 // before its request even left, and then for the request. An inline script sends exactly the
 // request lib/supabase-public.ts would send and leaves the pending response under the request's
-// key; the first call that makes the same request takes it instead of fetching (once: a retry or
-// a later read fetches again). On the issue page this overlaps the read with the scripts' download.
+// key; the page's first read of it takes that response instead of fetching (once: a retry or a
+// later read fetches again; lib/use-archive-issue.ts). On the issue page this overlaps the read
+// with the scripts' download.
 import { SUPABASE_URL } from './config';
+import { rpcBody } from './supabase-public';
 
 interface EarlyReads {
   [key: string]: Promise<Response> | undefined;
@@ -20,6 +22,11 @@ declare global {
 /** The key of a request: its path under /rest/v1/ and its body. */
 export function earlyReadKey(path: string, body: string): string {
   return `${path} ${body}`;
+}
+
+/** The pending response to the call of `fn` with `args` if the page's HTML started it, once. */
+export function takeEarlyRpc(fn: string, args: object): Promise<Response> | undefined {
+  return takeEarlyRead(`rpc/${fn}`, rpcBody(args));
 }
 
 /** The pending response to this request if the page's HTML started it, once. */

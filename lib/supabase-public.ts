@@ -5,7 +5,6 @@
 // lib/public-realtime.ts), so only they ever download it.
 import type { Database } from './database.types';
 import { SUPABASE_PUBLISHABLE_KEY, SUPABASE_URL } from './config';
-import { takeEarlyRead } from './early-read';
 import { whenIdle } from './when-idle';
 
 type PublicFunctions = Database['public']['Functions'];
@@ -95,12 +94,19 @@ export function rpcHeaders(): Record<string, string> {
   return { ...anonHeaders(), Accept: 'application/json', 'Content-Type': 'application/json' };
 }
 
-function callRpc<T>(fn: string, args: object | undefined, one: boolean): Promise<RestResult<T>> {
-  const path = `rpc/${fn}`;
-  const body = JSON.stringify(args ?? {});
-  // The page's HTML may have started this very request already (lib/early-read.ts).
-  const early = takeEarlyRead(path, body);
-  return rest<T>(path, { method: 'POST', headers: rpcHeaders(), body }, one, early);
+/** The body of a function call (lib/early-read.ts keys the requests it started by it). */
+export function rpcBody(args: object | undefined): string {
+  return JSON.stringify(args ?? {});
+}
+
+function callRpc<T>(
+  fn: string,
+  args: object | undefined,
+  one: boolean,
+  early?: Promise<Response>,
+): Promise<RestResult<T>> {
+  const body = rpcBody(args);
+  return rest<T>(`rpc/${fn}`, { method: 'POST', headers: rpcHeaders(), body }, one, early);
 }
 
 export const publicRest = {
@@ -108,12 +114,16 @@ export const publicRest = {
   rpc<F extends keyof PublicFunctions>(fn: F, args?: Args<F>): Promise<RestResult<Returns<F>>> {
     return callRpc(fn, args, false);
   },
-  /** A function's single row (or null), as postgrest-js's `.rpc(…).maybeSingle()`. */
+  /**
+   * A function's single row (or null), as postgrest-js's `.rpc(…).maybeSingle()`; `early`: the
+   * response to this very request if the page's HTML started it (lib/early-read.ts).
+   */
   rpcOne<F extends keyof PublicFunctions>(
     fn: F,
     args?: Args<F>,
+    early?: Promise<Response>,
   ): Promise<RestResult<Element<Returns<F>>>> {
-    return callRpc(fn, args, true);
+    return callRpc(fn, args, true, early);
   },
   /**
    * `GET /rest/v1/<table>?<query>` with PostgREST's own parameters (`select`, `slug: 'eq.x'`,

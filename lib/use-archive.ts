@@ -1,13 +1,12 @@
-// Data of the public archive for every visitor: a keyset page of /archive/, the home page's latest
-// issues and one issue by slug, all through archive_issues()/archive_issue(), which answer only the
-// columns a reader sees (the campaigns table itself is for the team).
+// Data of the public archive for every visitor: a keyset page of /archive/ and the home page's latest
+// issues, through archive_issues(), which answers only the columns a reader sees (the campaigns
+// table itself is for the team). One issue by slug: lib/use-archive-issue.ts.
 import {
   ARCHIVE_PAGE_SIZE,
   LATEST_ISSUES,
   archiveArgs,
   archivePage,
   formatCursor,
-  type ArchiveIssue,
   type ArchivePage,
   type ArchivePosition,
   type ArchiveSummary,
@@ -66,17 +65,4 @@ export function useLatestIssues(): {
   );
   // The function answers one row more than asked, to tell whether more exist.
   return { issues: data?.slice(0, LATEST_ISSUES), error, retry: () => void mutate() };
-}
-
-/** One issue by slug: the row, null when no archived issue has it, undefined while loading. */
-export function useArchiveIssue(slug: string | null): {
-  issue: ArchiveIssue | null | undefined;
-  error: QueryError | undefined;
-  retry: () => void;
-} {
-  const { data, error, mutate } = usePublicQuery(
-    slug ? queryKey('archive/issue', { slug }) : null,
-    () => publicRest.rpcOne('archive_issue', { p_slug: slug! }),
-  );
-  return { issue: slug ? data : undefined, error, retry: () => void mutate() };
 }

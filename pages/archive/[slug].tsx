@@ -16,7 +16,7 @@ import { issueHeadTags } from '../../lib/archive-head';
 import { prerenderArchive, writeArchiveFiles } from '../../lib/build/archive-files';
 import { issuePageProps, type IssuePageProps } from '../../lib/build/archive-props';
 import { siteTitle } from '../../lib/site';
-import { useArchiveIssue } from '../../lib/use-archive';
+import { useArchiveIssue } from '../../lib/use-archive-issue';
 import { usePublicSettings } from '../../lib/use-public-settings';
 
 export default function PrerenderedIssuePage({ slug, issue: built, meta, body }: IssuePageProps) {

@@ -8,7 +8,7 @@ import StatusPanel from '../../../components/public/StatusPanel';
 import FeedLinks from '../../../components/public/archive/FeedLinks';
 import IssueArticle from '../../../components/public/archive/IssueArticle';
 import publicStyles from '../../../components/public/Public.module.css';
-import { useArchiveIssue } from '../../../lib/use-archive';
+import { useArchiveIssue } from '../../../lib/use-archive-issue';
 import { usePublicSettings } from '../../../lib/use-public-settings';
 import { useSearchParam } from '../../../lib/use-search-params';
 import RetryButton from '../../../components/public/RetryButton';
