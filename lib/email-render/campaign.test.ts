@@ -212,3 +212,16 @@ describe('the plain-text part', () => {
     expect(out.text).toMatch(/^Text\.$/m);
   });
 });
+
+describe('links in the plain-text part', () => {
+  it('writes a link labelled with its own address once, even when both are a merge tag', () => {
+    const out = render(
+      'Share: [{{ subscriber.attributes.site }}]({{ subscriber.attributes.site }}) and [{{ subscriber.email }}]({{ subscriber.attributes.site }}).',
+      { ...ada, attributes: { site: 'https://ada.example.com/' } },
+    );
+    expect(out.text).toContain(
+      'Share: https://ada.example.com/ and ada@example.com (https://ada.example.com/).',
+    );
+    expect(out.html).toContain('href="https://ada.example.com/"');
+  });
+});

@@ -135,7 +135,12 @@ export function compileCampaign(
   const bodyHtml = parseRestored('body', restoredHtml, (t) => html.parse(t));
   const restoredArchive = guarded.restore(sanitized, { unwrapParagraphs: true });
   const archiveHtml = parseRestored('body', restoredArchive, (t) => html.parse(t));
-  const textDeps = { ...deps, isTagUrl: guarded.startsWithTag, hasTag: guarded.containsTag };
+  const textDeps = {
+    ...deps,
+    isTagUrl: guarded.startsWithTag,
+    hasTag: guarded.containsTag,
+    sameTag: guarded.sameTag,
+  };
   const restoredText = guarded.restore(markdownText(textDeps, guarded.text));
   const bodyText = parseRestored('body', restoredText, (t) => text.parse(t));
   const withFast = (liquid: unknown[], template: string, isHtml: boolean): Template => ({

@@ -79,6 +79,8 @@ export interface ProtectedSource {
   startsWithTag(text: string): boolean;
   /** True when `text` holds a tag's word anywhere. */
   containsTag(text: string): boolean;
+  /** True when `a` and `b` are each one tag's word, for tags written the same. */
+  sameTag(a: string, b: string): boolean;
   tagCount: number;
 }
 
@@ -120,12 +122,21 @@ export function protectLiquid(
   const word = new RegExp(`${prefix}(\\d+)z`, 'g');
   const controlParagraph = new RegExp(`<p(?: [^>]*)?>(${prefix}\\d+z)</p>`, 'g');
   const urlStart = new RegExp(`\\s(?:href|src)="\\s*${prefix}\\d+z`);
+  const wholeWord = new RegExp(`^${prefix}(\\d+)z$`);
 
   return {
     text,
     tagCount: tags.length,
     startsWithTag: (value) => value.trimStart().startsWith(prefix),
     containsTag: (value) => value.includes(prefix),
+    sameTag(a, b) {
+      const tagOf = (value: string) => {
+        const match = wholeWord.exec(value.trim());
+        return match ? tags[Number(match[1])]?.text.replace(/\s+/g, ' ') : undefined;
+      };
+      const first = tagOf(a);
+      return first !== undefined && first === tagOf(b);
+    },
     restore(rendered, options = {}) {
       let input = rendered;
       // `{% if %}` alone between blank lines is a paragraph of its own: no empty <p> around it.

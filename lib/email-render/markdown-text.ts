@@ -27,6 +27,8 @@ export interface TextDeps {
   isTagUrl(href: string): boolean;
   /** Text that holds a merge tag: its length is known only once the tag is filled in. */
   hasTag?(text: string): boolean;
+  /** Two texts that are each the same merge tag (a link labelled with its own address). */
+  sameTag?(a: string, b: string): boolean;
 }
 
 /**
@@ -75,7 +77,7 @@ function inlineText(deps: TextDeps, tokens: Token[] | undefined): string {
         const link = token as LinkToken;
         const label = inlineText(deps, link.tokens);
         const url = safeUrl(deps, link.href);
-        out += url && url !== label ? `${label} (${url})` : label;
+        out += url && url !== label && !deps.sameTag?.(label, url) ? `${label} (${url})` : label;
         break;
       }
       case 'image': {

@@ -71,9 +71,7 @@ You are now subscribed to {{ lists }} from {{ site.name }}. Thank you!
 
 {% if waitlist.position %}
 
-You are number {{ waitlist.position }} on the {{ waitlist.list }}. Share your link: every friend who signs up and confirms moves you up.
-
-[Your referral link]({{ waitlist.referral_url }})
+You are number {{ waitlist.position }} on the {{ waitlist.list }}. Every friend who signs up through your link and confirms moves you up. Your link to share: [{{ waitlist.referral_url }}]({{ waitlist.referral_url }})
 
 Your place changes as people join and refer friends.
 

@@ -4,6 +4,7 @@
 // sign-ups from the form are welcomed — not imports, team adds, bulk adds or the service key — and
 // the welcome goes out at once without anyone running the queue (the sign-up starts a run).
 // Pausing it stops welcomes.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningEmulator } from '../../emulator/index';
 import { runBulk } from '../../lib/admin/subscriber-bulk';
@@ -113,8 +114,47 @@ describe('seeding', () => {
     }
     // The default converted: the trigger list where the system email named the lists.
     expect(expected.preheader).toBe('You are now subscribed to {{ list.name }}.');
-    expect(expected.body_md).toContain('on the {{ list.name }}. Share your link');
+    expect(expected.body_md).toContain('on the {{ list.name }}. Every friend who signs up');
     expect(expected.body_md).not.toMatch(/\{\{ lists \}\}|waitlist\.list/);
+  });
+
+  it('moves a welcome still on the old default to the new one, and leaves an edited one alone', async () => {
+    // The update of migration 20261204100000 (the referral link shown as text), run again here
+    // on a welcome set back to the old default word for word and on one the team edited.
+    const migration = readFileSync(
+      'supabase/migrations/20261204100000_welcome_referral_link_text.sql',
+      'utf8',
+    );
+    const update = migration.slice(migration.indexOf('update public.automation_steps'));
+    const oldDefault = welcomeAutomationTemplate({
+      ...DEFAULT_TEMPLATES.welcome,
+      body_md: DEFAULT_TEMPLATES.welcome.body_md.replace(
+        'Every friend who signs up through your link and confirms moves you up. Your link to share: [{{ waitlist.referral_url }}]({{ waitlist.referral_url }})\n',
+        'Share your link: every friend who signs up and confirms moves you up.\n\n[Your referral link]({{ waitlist.referral_url }})\n',
+      ),
+    }).body_md;
+    expect(oldDefault).toContain('[Your referral link]');
+    const untouched = await insertList('old-default', 'public');
+    const edited = await insertList('edited', 'public');
+    const setBody = (listId: string, body: string) =>
+      sql(
+        emu,
+        `update public.automation_steps s set body_md = $2 from public.automations a
+          where a.id = s.automation_id and a.trigger_list_id = $1 and a.welcome`,
+        [listId, body],
+      );
+    await setBody(untouched.id, oldDefault);
+    await setBody(edited.id, `${oldDefault}\nP.S. Reply any time.`);
+
+    await sql(emu, update);
+    const expected = welcomeAutomationTemplate(DEFAULT_TEMPLATES.welcome).body_md;
+    expect((await welcomesOf(untouched.id))[0]!.steps[0]!.body_md).toBe(expected);
+    expect(expected).toContain(
+      'Your link to share: [{{ waitlist.referral_url }}]({{ waitlist.referral_url }})',
+    );
+    expect((await welcomesOf(edited.id))[0]!.steps[0]!.body_md).toBe(
+      `${oldDefault}\nP.S. Reply any time.`,
+    );
   });
 
   it('seeds a list made public later (insert or update) once, never again after the team deleted it; none for a private one', async () => {
