@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { startEmulator, type RunningEmulator } from '../emulator/index.js';
-import { sendCampaign } from './send-campaign.js';
+import { processQueue as runProcessQueue, sendCampaign } from './send-campaign.js';
 import { PLAIN_BODY } from './send-bodies.js';
 import { startSink, type SmtpSink } from './smtp-sink.js';
 import { summarize } from './stats.js';
@@ -39,31 +39,9 @@ interface QueueAnswer {
   automations?: { claimed: number; sent: number };
 }
 
-async function processQueue(
-  emu: RunningEmulator,
-  body: Record<string, unknown> = {},
-  attempt = 1,
-): Promise<QueueAnswer> {
-  let res: Response;
-  try {
-    res = await fetch(`${emu.url}/functions/v1/process-queue`, {
-      method: 'POST',
-      headers: {
-        apikey: emu.keys.serviceRole,
-        Authorization: `Bearer ${emu.keys.serviceRole}`,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-  } catch (err) {
-    // A kept-alive socket closed while idle fails before the request is sent: try once more.
-    if (attempt === 1) return processQueue(emu, body, 2);
-    throw err;
-  }
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`process-queue answered ${res.status}: ${text}`);
-  return JSON.parse(text) as QueueAnswer;
-}
+/** One process-queue run (bench/send-campaign.ts), with what it answered. */
+const processQueue = async (emu: RunningEmulator, body: Record<string, unknown> = {}) =>
+  (await runProcessQueue(emu, body)) as QueueAnswer;
 
 /** An emulator whose process-queue sends to `sink` with `env` set (Deno reads it at its start). */
 async function withEmulator<T>(

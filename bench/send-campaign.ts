@@ -69,7 +69,12 @@ async function startSend(emu: RunningEmulator, id: string, body: CampaignBody): 
   ]);
 }
 
-async function processQueue(emu: RunningEmulator, attempt = 1): Promise<void> {
+/** One process-queue run with `body`, as pg_cron starts it; resolves to its JSON answer. */
+export async function processQueue(
+  emu: RunningEmulator,
+  body: Record<string, unknown> = {},
+  attempt = 1,
+): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(`${emu.url}/functions/v1/process-queue`, {
@@ -79,16 +84,17 @@ async function processQueue(emu: RunningEmulator, attempt = 1): Promise<void> {
         Authorization: `Bearer ${emu.keys.serviceRole}`,
         'Content-Type': 'application/json',
       },
-      body: '{}',
+      body: JSON.stringify(body),
     });
   } catch (err) {
     // A kept-alive socket the server closed while idle (between cases) fails the request before it
     // is sent; one more run is harmless, so try once more on a fresh connection.
-    if (attempt === 1) return processQueue(emu, 2);
+    if (attempt === 1) return processQueue(emu, body, 2);
     throw err;
   }
   const text = await res.text();
   if (res.status !== 200) throw new Error(`process-queue answered ${res.status}: ${text}`);
+  return JSON.parse(text);
 }
 
 export interface SendRun {
