@@ -15,6 +15,7 @@ import {
 import { renderCampaignPreviewHtml } from '../../lib/campaign-preview';
 import { sql } from './browser-client';
 import { expectSteady, recordShifts } from './layout-shift-kit';
+import { E2E_SUPABASE_URL } from './ports';
 import { archiveAsBuilt } from './public-kit';
 import { createTeamUser, signInWithPassword } from './team';
 
@@ -28,6 +29,10 @@ test('the exported HTML of / names the site before any script runs; public JS wi
   expect(html).toMatch(new RegExp(`<h1[^>]*>${SITE_NAME}</h1>`));
   expect(html).toMatch(new RegExp(`<title[^>]*>${SITE_NAME}</title>`));
   expect(html).toMatch(/<input[^>]*type="email"/);
+  // It connects to the API (another origin) while its scripts download (pages/_document.tsx).
+  expect(html).toContain(
+    `<link rel="preconnect" href="${E2E_SUPABASE_URL}" crossorigin="anonymous"`,
+  );
   // Its critical CSS is inline and no stylesheet blocks the first paint (lib/build/critical-css.ts);
   // only the <noscript> fallback links them the blocking way.
   expect(html).toMatch(/<style>[^<]*\.Home_title__/);
